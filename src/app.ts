@@ -1,0 +1,53 @@
+import { swaggerUI } from '@hono/swagger-ui';
+import type { AppEnv } from './env';
+import { createRouter } from './lib/openapi';
+import { limitBody } from './middleware/body-limit';
+import { onError, onNotFound } from './middleware/errors';
+import { initRequest } from './middleware/init';
+import { authenticateAccount } from './middleware/portal-auth';
+import { gatewayApp } from './routes/gateway';
+import { registerPlatform } from './routes/platform';
+import { portalApp } from './routes/portal';
+import { SERVICE_VERSION } from './routes/platform/info';
+
+export const API_PREFIX = '/api/v1';
+
+/** The root app only mounts surfaces; each surface applies its own authentication. */
+export function createApp() {
+  const api = createRouter();
+  api.use('*', initRequest, limitBody);
+
+  api.use('/user/*', authenticateAccount);
+  api.use('/tenants', authenticateAccount);
+  api.use('/tenants/*', authenticateAccount);
+  api.use('/tenant/*', authenticateAccount);
+  registerPlatform(api);
+  api.route('/tenant/:tenantId', portalApp());
+  api.route('/gateway', gatewayApp());
+
+  api.openAPIRegistry.registerComponent('securitySchemes', 'portalBearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from the identity provider (RS256/ES256).',
+  });
+  for (const [name, header, description] of [
+    ['gatewayKey', 'x-tenant-key', 'The key_id of a tenant API key.'],
+    ['gatewayTimestamp', 'x-tenant-timestamp', 'Current Unix time in seconds.'],
+    ['gatewaySignature', 'x-tenant-signature', 'Lowercase hex HMAC-SHA256 of timestamp + METHOD + url + body.'],
+  ] as const) {
+    api.openAPIRegistry.registerComponent('securitySchemes', name, { type: 'apiKey', in: 'header', name: header, description });
+  }
+  api.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Loyalty Platform API', version: SERVICE_VERSION, description: 'Gateway (HMAC-signed, for tenant backends) and portal (bearer JWT, for the CMS) surfaces.' },
+    servers: [{ url: API_PREFIX }],
+  });
+  api.get('/docs', swaggerUI({ url: `${API_PREFIX}/openapi.json` }));
+
+  const app = createRouter();
+  app.route(API_PREFIX, api);
+  app.onError(onError);
+  app.notFound(onNotFound);
+  return app;
+}

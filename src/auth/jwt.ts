@@ -1,0 +1,65 @@
+import { decodeHeader, verify } from 'hono/utils/jwt/jwt';
+import { JwtPayloadRequiresAud, JwtTokenAudience, JwtTokenIssuer } from 'hono/utils/jwt/types';
+import { ApiError } from '../lib/errors';
+import { findJwk, type JwksSource } from './jwks';
+
+export const ALLOWED_ALGORITHMS = ['RS256', 'ES256'] as const;
+export const CLOCK_TOLERANCE_SECONDS = 60;
+
+export type PortalTokenConfig = { issuer: string; audience: string; jwks: JwksSource };
+
+export type PortalClaims = {
+  sub: string;
+  email?: string;
+  preferred_username?: string;
+  name?: string;
+};
+
+function reject(message: string): never {
+  throw new ApiError('UNAUTHENTICATED', message);
+}
+
+type AllowedAlgorithm = (typeof ALLOWED_ALGORITHMS)[number];
+
+function isAllowedAlgorithm(alg: unknown): alg is AllowedAlgorithm {
+  return ALLOWED_ALGORITHMS.some((allowed) => allowed === alg);
+}
+
+/**
+ * Verifies a portal bearer token: RS256/ES256 only (never `none` or HS*), key by `kid` from the
+ * JWKS, signature, `iss`, `aud`, and a required `exp` (60 s tolerance, also for `nbf`).
+ * @example const claims = await verifyPortalToken(token, config);
+ */
+export async function verifyPortalToken(token: string, config: PortalTokenConfig, nowSeconds = Math.floor(Date.now() / 1000)): Promise<PortalClaims> {
+  let header: { alg?: unknown; kid?: unknown };
+  try {
+    header = decodeHeader(token) as typeof header;
+  } catch {
+    return reject('Malformed bearer token');
+  }
+  const alg = header.alg;
+  if (!isAllowedAlgorithm(alg)) return reject(`Token algorithm ${String(alg)} is not allowed`);
+  if (typeof header.kid !== 'string') return reject('Token header has no kid');
+
+  const jwk = await findJwk(config.jwks, header.kid).catch(() => reject('Signing keys are unavailable'));
+  if (!jwk) return reject('Token signed by an unknown key');
+
+  let payload: Record<string, unknown>;
+  try {
+    payload = await verify(token, { ...jwk, alg }, { alg, iss: config.issuer, aud: config.audience, exp: false, nbf: false, iat: false });
+  } catch (err) {
+    if (err instanceof JwtTokenIssuer) return reject('Token issuer is not accepted');
+    if (err instanceof JwtTokenAudience || err instanceof JwtPayloadRequiresAud) return reject('Token audience is not accepted');
+    return reject('Token signature is not valid');
+  }
+  if (typeof payload.exp !== 'number') return reject('Token has no expiry');
+  if (payload.exp + CLOCK_TOLERANCE_SECONDS <= nowSeconds) return reject('Token has expired');
+  if (typeof payload.nbf === 'number' && payload.nbf - CLOCK_TOLERANCE_SECONDS > nowSeconds) return reject('Token is not valid yet');
+  if (typeof payload.sub !== 'string' || payload.sub === '') return reject('Token has no subject');
+  return {
+    sub: payload.sub,
+    email: typeof payload.email === 'string' ? payload.email : undefined,
+    preferred_username: typeof payload.preferred_username === 'string' ? payload.preferred_username : undefined,
+    name: typeof payload.name === 'string' ? payload.name : undefined,
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * AES-256-GCM encryption of API key signing secrets at rest. HMAC verification needs the secret
+ * itself, so it is stored encrypted (never hashed, never plaintext) under API_KEY_ENCRYPTION_KEY.
+ * Stored form: base64(iv) + "." + base64(ciphertext).
+ */
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function toBase64(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes));
+}
+
+function fromBase64(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+}
+
+async function importKey(base64Key: string): Promise<CryptoKey> {
+  const raw = fromBase64(base64Key);
+  if (raw.length !== 32) throw new Error('API_KEY_ENCRYPTION_KEY must be 32 bytes, base64');
+  return crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
+}
+
+export async function encryptSecret(base64Key: string, plaintext: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const cipher = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await importKey(base64Key), encoder.encode(plaintext));
+  return `${toBase64(iv)}.${toBase64(new Uint8Array(cipher))}`;
+}
+
+export async function decryptSecret(base64Key: string, stored: string): Promise<string> {
+  const [iv, cipher] = stored.split('.');
+  if (!iv || !cipher) throw new Error('Malformed encrypted secret');
+  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(iv) }, await importKey(base64Key), fromBase64(cipher));
+  return decoder.decode(plain);
+}

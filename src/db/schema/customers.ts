@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { id, tenantId, timestamps } from './columns';
+
+export const customerStatuses = ['pending', 'active', 'suspended', 'reinstated'] as const;
+
+/**
+ * A tenant's end customer. `xp_balance` and `lifetime_xp` are kept in step with the append-only
+ * ledger (internal_transactions) inside the same D1 batch that appends to it.
+ */
+export const customers = sqliteTable(
+  'customers',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    externalId: text('external_id').notNull(),
+    email: text('email'),
+    username: text('username'),
+    countryCode: text('country_code'),
+    status: text('status', { enum: customerStatuses }).notNull().default('active'),
+    xpBalance: integer('xp_balance').notNull().default(0),
+    lifetimeXp: integer('lifetime_xp').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('customers_tenant_external').on(t.tenantId, t.externalId),
+    index('customers_tenant_created').on(t.tenantId, t.createdAt),
+    index('customers_tenant_email').on(t.tenantId, t.email),
+    index('customers_tenant_status').on(t.tenantId, t.status),
+    index('customers_tenant_country').on(t.tenantId, t.countryCode),
+    // The rule "a balance never goes below zero" lives here: any batch that would break it is
+    // rolled back whole by D1, whatever the concurrency (see data/ledger.ts).
+    check('xp_balance_never_negative', sql`${t.xpBalance} >= 0`),
+  ],
+);
+
+/** A customer's custodial wallet, derived from WALLET_MNEMONIC at `derivation_index`. */
+export const internalWallets = sqliteTable(
+  'internal_wallets',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    userId: text('user_id').notNull(),
+    address: text('address').notNull(),
+    walletKind: text('wallet_kind').notNull().default('custodial'),
+    label: text('label').notNull(),
+    derivationIndex: integer('derivation_index').notNull().unique(),
+    deletedAt: text('deleted_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('internal_wallets_tenant_user_kind').on(t.tenantId, t.userId, t.walletKind),
+    index('internal_wallets_address').on(t.address),
+  ],
+);
+
+export type Customer = typeof customers.$inferSelect;
+export type CustomerStatus = (typeof customerStatuses)[number];
+export type InternalWallet = typeof internalWallets.$inferSelect;

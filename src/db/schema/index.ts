@@ -1,0 +1,6 @@
+export * from './tenants';
+export * from './api-keys';
+export * from './customers';
+export * from './loyalty';
+export * from './onchain';
+export * from './segments';

@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { id, tenantId, timestamps } from './columns';
+
+export const tierRules = sqliteTable(
+  'tier_rules',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    tierName: text('tier_name').notNull(),
+    minXpThreshold: integer('min_xp_threshold').notNull(),
+    benefitsDescription: text('benefits_description').notNull().default(''),
+    color: text('color').notNull().default(''),
+    icon: text('icon').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tier_rules_tenant_name').on(t.tenantId, t.tierName),
+    index('tier_rules_tenant_threshold').on(t.tenantId, t.minXpThreshold),
+  ],
+);
+
+export const rewardStatuses = ['draft', 'active', 'archived'] as const;
+
+export const rewards = sqliteTable(
+  'rewards',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    xpCost: integer('xp_cost').notNull(),
+    status: text('status', { enum: rewardStatuses }).notNull().default('draft'),
+    minTierId: text('min_tier_id'),
+    onchainAssetId: text('onchain_asset_id'),
+    /** Remaining units; null means unlimited. */
+    stock: integer('stock'),
+    metadata: text('metadata', { mode: 'json' }),
+    ...timestamps,
+  },
+  (t) => [
+    index('rewards_tenant_created').on(t.tenantId, t.createdAt),
+    index('rewards_tenant_status').on(t.tenantId, t.status),
+    check('reward_stock_never_negative', sql`${t.stock} IS NULL OR ${t.stock} >= 0`),
+  ],
+);
+
+export const redemptionStatuses = ['initialized', 'pending', 'completed', 'failed', 'canceled'] as const;
+
+export const redemptions = sqliteTable(
+  'redemptions',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    userId: text('user_id').notNull(),
+    rewardId: text('reward_id').notNull(),
+    status: text('status', { enum: redemptionStatuses }).notNull(),
+    xpSpent: integer('xp_spent').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    index('redemptions_tenant_created').on(t.tenantId, t.createdAt),
+    index('redemptions_tenant_reward').on(t.tenantId, t.rewardId),
+    index('redemptions_tenant_user').on(t.tenantId, t.userId),
+  ],
+);
+
+export const transactionTypes = ['xp_earn', 'xp_bonus', 'xp_admin_adjust', 'xp_redeem'] as const;
+export const transactionStatuses = ['initialized', 'pending', 'completed', 'failed'] as const;
+
+/** The XP ledger: append-only; a row's status may move forward, its amount never changes. */
+export const internalTransactions = sqliteTable(
+  'internal_transactions',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    userId: text('user_id'),
+    onchainAssetId: text('onchain_asset_id'),
+    redemptionId: text('redemption_id'),
+    type: text('type', { enum: transactionTypes }).notNull(),
+    amount: integer('amount').notNull(),
+    metadata: text('metadata', { mode: 'json' }),
+    notes: text('notes'),
+    status: text('status', { enum: transactionStatuses }).notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    index('internal_transactions_tenant_created').on(t.tenantId, t.createdAt),
+    index('internal_transactions_tenant_user').on(t.tenantId, t.userId, t.createdAt),
+    index('internal_transactions_tenant_type_status').on(t.tenantId, t.type, t.status),
+    index('internal_transactions_tenant_redemption').on(t.tenantId, t.redemptionId),
+  ],
+);
+
+export type TierRule = typeof tierRules.$inferSelect;
+export type Reward = typeof rewards.$inferSelect;
+export type Redemption = typeof redemptions.$inferSelect;
+export type InternalTransaction = typeof internalTransactions.$inferSelect;
+export type TransactionType = (typeof transactionTypes)[number];
+export type TransactionStatus = (typeof transactionStatuses)[number];

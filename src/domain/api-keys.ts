@@ -1,0 +1,22 @@
+import type { ApiKey } from '../db/schema';
+import { randomToken } from '../lib/ids';
+
+export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+
+/** Revocation is what a person did; expiry follows from `expires_at` at the moment of reading. */
+export function effectiveStatus(key: Pick<ApiKey, 'status' | 'expiresAt'>, nowIso: string): ApiKeyStatus {
+  if (key.status === 'revoked') return 'revoked';
+  if (key.expiresAt !== null && key.expiresAt <= nowIso) return 'expired';
+  return 'active';
+}
+
+/** A new credential: the public key id (sent as X-Tenant-Key) and the signing secret (shown once). */
+export function generateCredential() {
+  const secret = `sk_${randomToken(32)}`;
+  return {
+    keyId: `key_${randomToken(12)}`,
+    secret,
+    secretPrefix: secret.slice(0, 7),
+    secretSuffix: secret.slice(-4),
+  };
+}

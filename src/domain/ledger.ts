@@ -1,0 +1,15 @@
+import type { TransactionType } from '../db/schema';
+
+/**
+ * XP ledger rules (CONTRACT.md, XP ledger). `xp_balance` is the sum of completed amounts and never
+ * goes below zero (enforced by the `xp_balance_never_negative` check in the schema); `lifetime_xp`
+ * is the sum of completed earn, bonus and positive adjustments, and decides the tier.
+ */
+export function lifetimeDelta(type: TransactionType, amount: number): number {
+  return amount > 0 && type !== 'xp_redeem' ? amount : 0;
+}
+
+/** Whole XP amounts as carried by the API: "150", "-20". */
+export function formatXp(amount: number): string {
+  return String(amount);
+}

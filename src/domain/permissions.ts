@@ -1,0 +1,25 @@
+import type { Role } from '../db/schema';
+import { ApiError } from '../lib/errors';
+
+/** What a portal role may do (CONTRACT.md, Roles and permissions). Reads need only membership. */
+export const permissions = {
+  read: ['super_admin', 'admin', 'editor', 'viewer'],
+  /** Customers, tiers, rewards, attributes, cohorts, XP adjustments, redemptions. */
+  edit_program: ['super_admin', 'admin', 'editor'],
+  manage_api_keys: ['super_admin', 'admin'],
+  manage_members: ['super_admin', 'admin'],
+  manage_super_admins: ['super_admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof permissions;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (permissions[permission] as readonly Role[]).includes(role);
+}
+
+/** @example assertCan(auth.role, 'manage_api_keys') // 403 FORBIDDEN otherwise */
+export function assertCan(role: Role, permission: Permission): void {
+  if (!can(role, permission)) {
+    throw new ApiError('FORBIDDEN', `Your role (${role}) may not ${permission.replaceAll('_', ' ')} in this tenant`);
+  }
+}

@@ -1,0 +1,63 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../env';
+import { envelopeOf, errorEnvelopeSchema } from './envelope';
+import { ApiError, type FieldError } from './errors';
+
+/** zod issues -> one `{path, message}` per field; unknown keys are reported under their own name. */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: [...base, key].join('.'), message: 'Unknown field' }));
+    }
+    return [{ path: base.join('.'), message: issue.message }];
+  });
+}
+
+/** Every router of the app: validation failures become the 422 envelope, never a bare zod error. */
+export function createRouter<E extends AppEnv = AppEnv>() {
+  return new OpenAPIHono<E>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const errors = fieldErrors(result.error);
+        throw new ApiError('VALIDATION_FAILED', 'The request is not valid', { errors });
+      }
+    },
+  });
+}
+
+const statusDescriptions = {
+  400: 'Bad request',
+  401: 'Not authenticated',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  413: 'Body too large',
+  415: 'Body is not JSON',
+  422: 'Validation failed',
+  429: 'Too many requests',
+  500: 'Internal error',
+} as const;
+
+type DocumentedStatus = keyof typeof statusDescriptions;
+
+/** The error responses a route documents, always with the one error envelope. Spread into `responses`. */
+export function errorResponses<S extends DocumentedStatus>(...statuses: S[]) {
+  const all = [...new Set<DocumentedStatus>([...statuses, 500])];
+  return Object.fromEntries(
+    all.map((status) => [
+      status,
+      { description: statusDescriptions[status], content: { 'application/json': { schema: errorEnvelopeSchema } } },
+    ]),
+  ) as Record<S | 500, { description: string; content: { 'application/json': { schema: typeof errorEnvelopeSchema } } }>;
+}
+
+/** A success response whose body is the envelope around `data`. */
+export function okResponse<T extends z.ZodType>(data: T, description: string) {
+  return { description, content: { 'application/json': { schema: envelopeOf(data) } } };
+}
+
+/** A required JSON request body. */
+export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
+  return { required: true, description, content: { 'application/json': { schema } } };
+}

@@ -1,0 +1,48 @@
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ErrorEnvelope } from '../lib/envelope';
+import { ApiError, type ErrorCode } from '../lib/errors';
+
+/** HTTP errors raised inside Hono and its validators, in our vocabulary. */
+const httpExceptionCodes: Record<number, ErrorCode> = {
+  400: 'MALFORMED_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+function toApiError(err: Error): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  // Drizzle wraps what a D1 call threw (e.g. the gateway key guard) in a query error.
+  if (err.cause instanceof ApiError) return err.cause;
+  if (err instanceof HTTPException) {
+    const code = httpExceptionCodes[err.status];
+    if (code) return new ApiError(code, err.message || 'Request rejected');
+  }
+  return undefined;
+}
+
+export function errorBody(err: ApiError): ErrorEnvelope {
+  return {
+    success: false,
+    data: null,
+    errors: err.errors,
+    message: err.message,
+    error: { code: err.code, message: err.message },
+  };
+}
+
+/** The one place a failure becomes a response. A 500 logs the detail and answers a generic message. */
+export const onError: ErrorHandler = (err, c: Context) => {
+  const apiError = toApiError(err);
+  if (apiError) return c.json(errorBody(apiError), apiError.status);
+  const requestId = c.get('requestId') ?? 'unknown';
+  console.error(JSON.stringify({ level: 'error', requestId, error: err.name, message: err.message, stack: err.stack }));
+  const internal = new ApiError('INTERNAL', `Internal error (request id ${requestId})`);
+  return c.json(errorBody(internal), 500);
+};
+
+export const onNotFound: NotFoundHandler = (c) =>
+  c.json(errorBody(new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)), 404);

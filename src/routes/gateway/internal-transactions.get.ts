@@ -1,0 +1,27 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { GatewayEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { internalTransactionSchema } from '../../schemas/internal-transaction';
+import { getInternalTransaction } from '../../services/internal-transactions';
+import { gatewaySecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/internal-transactions/{internal_transaction_id}',
+  tags: ['Gateway'],
+  summary: 'Get an internal transaction',
+  security: gatewaySecurity,
+  request: { params: z.object({ internal_transaction_id: z.string().min(1) }) },
+  responses: {
+    200: okResponse(internalTransactionSchema, 'The internal transaction'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerGatewayInternalTransactionGet(app: OpenAPIHono<GatewayEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenantId } = c.get('gatewayAuth');
+    const data = await getInternalTransaction(c.get('db'), tenantId, c.req.valid('param').internal_transaction_id);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

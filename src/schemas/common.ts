@@ -1,0 +1,12 @@
+import { z } from '@hono/zod-openapi';
+
+export const dateTime = z.string().openapi({ format: 'date-time', example: '2026-11-21T12:00:00.000Z' });
+
+/** Any JSON value (spec: "any JSON"). */
+export const anyJson = z.unknown().openapi({ type: 'object', description: 'Any JSON value' });
+
+export const tenantBriefSchema = z.strictObject({ id: z.string(), name: z.string(), slug: z.string() }).openapi('TenantBrief');
+export const userBriefSchema = z.strictObject({ id: z.string(), username: z.string(), email: z.string() }).openapi('UserBrief');
+
+/** Whole XP amounts carried as strings, e.g. "150" or "-20". */
+export const xpString = z.string().regex(/^-?\d+$/).openapi({ example: '150' });

@@ -1,0 +1,49 @@
+import { SELF } from 'cloudflare:test';
+import { expect } from 'vitest';
+import type { z } from '@hono/zod-openapi';
+import { errorEnvelopeSchema } from '../../src/lib/envelope';
+import type { ErrorCode } from '../../src/lib/errors';
+
+export const BASE = 'https://loyalty.test';
+
+export type JsonResponse = { status: number; headers: Headers; body: unknown; text: string };
+
+/** Sends a request through the whole Worker (SELF), returning the parsed JSON body. */
+export async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {}): Promise<JsonResponse> {
+  const headers: Record<string, string> = { ...init.headers };
+  let body: string | undefined = init.rawBody;
+  if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await SELF.fetch(`${BASE}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Asserts status and that the body is exactly the success envelope of `data` (strict schema). */
+export function expectOk<T extends z.ZodType>(res: JsonResponse, status: number, data: T): z.infer<T> {
+  expect(res.status, res.text).toBe(status);
+  const body = res.body as { success?: unknown; data?: unknown };
+  expect(body.success, res.text).toBe(true);
+  const parsed = data.safeParse(body.data);
+  expect(parsed.success ? null : parsed.error.issues, res.text).toBeNull();
+  return parsed.data as z.infer<T>;
+}
+
+/** Asserts the failure envelope: status, code, `data: null`, at least one {path, message}. */
+export function expectError(res: JsonResponse, status: number, code: ErrorCode, message?: string | RegExp) {
+  expect(res.status, res.text).toBe(status);
+  const parsed = errorEnvelopeSchema.safeParse(res.body);
+  expect(parsed.success ? null : parsed.error.issues, res.text).toBeNull();
+  const body = parsed.data!;
+  expect(body.error.code, res.text).toBe(code);
+  if (message !== undefined) expect(body.error.message, res.text).toMatch(message);
+  return body;
+}

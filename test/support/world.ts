@@ -1,0 +1,59 @@
+import { env } from 'cloudflare:test';
+import { createDatabase } from '../../src/db/client';
+import { accounts, memberships, tenants, type Role } from '../../src/db/schema';
+import { newId } from '../../src/lib/ids';
+import { createApiKey } from '../../src/services/api-keys';
+import { signRequest } from '../../src/auth/signature';
+import { call } from './http';
+import { newIdentity, portalToken } from './tokens';
+
+export const db = () => createDatabase(env.DB);
+
+export type TestMember = { accountId: string; sub: string; email: string; token: string; role: Role };
+export type TestTenant = { id: string; name: string; slug: string; owner: TestMember };
+
+/** A signed-in person with an account row (as after a first sign-in). */
+export async function createPerson(label = 'person'): Promise<Omit<TestMember, 'role'>> {
+  const identity = newIdentity(label);
+  const accountId = newId('acc');
+  await db().insert(accounts).values({ id: accountId, sub: identity.sub, email: identity.email, username: identity.username });
+  const token = await portalToken({ sub: identity.sub, email: identity.email, username: identity.username });
+  return { accountId, sub: identity.sub, email: identity.email, token };
+}
+
+/** A fresh tenant whose owner is a `super_admin` with a valid portal token. */
+export async function createTenant(label = 'tenant'): Promise<TestTenant> {
+  const id = newId('ten');
+  const slug = `${label}-${id.slice(4, 14)}`;
+  await db().insert(tenants).values({ id, name: `Tenant ${slug}`, slug });
+  const owner = await addMember(id, 'super_admin');
+  return { id, name: `Tenant ${slug}`, slug, owner };
+}
+
+/** Adds a new person to the tenant with the given role. */
+export async function addMember(tenantId: string, role: Role): Promise<TestMember> {
+  const person = await createPerson(role);
+  await db().insert(memberships).values({ id: newId('mem'), tenantId, accountId: person.accountId, email: person.email, role, status: 'active' });
+  return { ...person, role };
+}
+
+export type TestApiKey = { id: string; keyId: string; secret: string; tenantId: string };
+
+export async function createTestApiKey(tenantId: string, options: { expiresAt?: string } = {}): Promise<TestApiKey> {
+  const { record, secret } = await createApiKey(db(), env.KV, env.API_KEY_ENCRYPTION_KEY, tenantId, { name: 'test key', ...options });
+  return { id: record.id, keyId: record.key_id, secret, tenantId };
+}
+
+/** A signed gateway call; `body` is serialized once, signed and sent as that exact string. */
+export async function gatewayCall(key: TestApiKey, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; timestamp?: number } = {}) {
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const signed = await signRequest({ keyId: key.keyId, secret: key.secret, method, url: path, body, timestamp: options.timestamp });
+  const headers: Record<string, string> = { ...signed, ...options.headers };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return call(method, path, { headers, rawBody: body });
+}
+
+/** A portal call with the member's bearer token. */
+export function portalCall(member: { token: string }, method: string, path: string, body?: unknown) {
+  return call(method, path, { headers: { authorization: `Bearer ${member.token}` }, body });
+}
