@@ -93,6 +93,16 @@ CREATE TABLE `internal_wallets` (
 CREATE UNIQUE INDEX `internal_wallets_derivation_index_unique` ON `internal_wallets` (`derivation_index`);--> statement-breakpoint
 CREATE UNIQUE INDEX `internal_wallets_tenant_user_kind` ON `internal_wallets` (`tenant_id`,`user_id`,`wallet_kind`);--> statement-breakpoint
 CREATE INDEX `internal_wallets_address` ON `internal_wallets` (`address`);--> statement-breakpoint
+CREATE TABLE `sequences` (
+	`name` text PRIMARY KEY NOT NULL,
+	`value` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `customer_guard` (
+	`user_id` text NOT NULL,
+	CONSTRAINT "customer_not_eligible" CHECK(0)
+);
+--> statement-breakpoint
 CREATE TABLE `internal_transactions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,
@@ -112,6 +122,12 @@ CREATE INDEX `internal_transactions_tenant_created` ON `internal_transactions` (
 CREATE INDEX `internal_transactions_tenant_user` ON `internal_transactions` (`tenant_id`,`user_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `internal_transactions_tenant_type_status` ON `internal_transactions` (`tenant_id`,`type`,`status`);--> statement-breakpoint
 CREATE INDEX `internal_transactions_tenant_redemption` ON `internal_transactions` (`tenant_id`,`redemption_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `internal_transactions_one_refund_per_redemption` ON `internal_transactions` (`tenant_id`,`redemption_id`) WHERE "internal_transactions"."type" = 'xp_redeem' AND "internal_transactions"."amount" > 0;--> statement-breakpoint
+CREATE TABLE `redemption_guard` (
+	`redemption_id` text NOT NULL,
+	CONSTRAINT "redemption_not_allowed" CHECK(0)
+);
+--> statement-breakpoint
 CREATE TABLE `redemptions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,

@@ -17,8 +17,13 @@ function toHex(bytes: ArrayBuffer): string {
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function fromHex(hex: string): Uint8Array | undefined {
-  if (!/^(?:[0-9a-f]{2})+$/.test(hex)) return undefined;
+/** A well-formed signature: lowercase hex of the 32 bytes of an HMAC-SHA256. */
+export const SIGNATURE_FORMAT = /^[0-9a-f]{64}$/;
+export const MALFORMED_SIGNATURE = 'Signature is not lowercase hex HMAC-SHA256';
+
+// Uint8Array<ArrayBuffer>: WebCrypto takes no SharedArrayBuffer views (TS 5.9 DOM types, scripts/ under tsconfig.node.json).
+function fromHex(hex: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!SIGNATURE_FORMAT.test(hex)) return undefined;
   return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 }
 
@@ -28,11 +33,64 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
   return toHex(signature);
 }
 
-/** Constant-time check (WebCrypto verify) of a lowercase hex signature. */
-export async function verifyHmacHex(secret: string, message: string, signatureHex: string): Promise<boolean> {
+/** The signed url starts at the version prefix (spec: Versioning). */
+export const SIGNED_URL_PREFIX = '/api/v1';
+
+export type SigningParts = { timestamp: string; method: string; url: string; body: string };
+
+function sortedQuery(url: string): string {
+  const [path, query] = url.split(/\?(.*)/s, 2);
+  return `${path}?${(query ?? '').split('&').sort().join('&')}`;
+}
+
+/**
+ * Requests a client would have signed after a common mistake, with the check each one fails,
+ * in the spec's checking order: body, url, verb.
+ */
+function mistakes(parts: SigningParts, rawBody: string): Array<[reason: string, signed: SigningParts]> {
+  const { url } = parts;
+  const query = url.indexOf('?');
+  const withoutQuery = query < 0 ? undefined : url.slice(0, query);
+  const withoutPrefix = url.startsWith(`${SIGNED_URL_PREFIX}/`) ? url.slice(SIGNED_URL_PREFIX.length) : undefined;
+  const urlDiffers = 'Signed url differs from the sent url';
+  const candidates: Array<[string, SigningParts | undefined]> = [
+    ['Signed body differs from the sent body (the signature covers an empty body)', parts.body === '' ? undefined : { ...parts, body: '' }],
+    [
+      'Signed body differs from the sent body (the server hashes the body re-serialized as compact JSON; sign and send that exact string)',
+      rawBody === parts.body ? undefined : { ...parts, body: rawBody },
+    ],
+    [`${urlDiffers} (sign the path from ${SIGNED_URL_PREFIX} on)`, withoutPrefix === undefined ? undefined : { ...parts, url: withoutPrefix }],
+    [`${urlDiffers} (the query string is part of the signed url)`, withoutQuery === undefined ? undefined : { ...parts, url: withoutQuery }],
+    [
+      `${urlDiffers} (sign the path from ${SIGNED_URL_PREFIX} on, query string included)`,
+      withoutPrefix === undefined || withoutQuery === undefined ? undefined : { ...parts, url: withoutQuery.slice(SIGNED_URL_PREFIX.length) },
+    ],
+    [
+      `${urlDiffers} (query parameters are signed in the order sent)`,
+      withoutQuery === undefined || sortedQuery(url) === url ? undefined : { ...parts, url: sortedQuery(url) },
+    ],
+    ['Verb in the signing string is not uppercase', parts.method === parts.method.toLowerCase() ? undefined : { ...parts, method: parts.method.toLowerCase() }],
+  ];
+  return candidates.filter((candidate): candidate is [string, SigningParts] => candidate[1] !== undefined);
+}
+
+/**
+ * Checks `signatureHex` against `parts` (constant-time, WebCrypto verify). On a mismatch it names
+ * the failed check by testing which common client mistake the signature does match. Only a holder
+ * of the secret can sign such a variant, so the diagnosis tells nobody else anything. Returns
+ * undefined when the signature is valid, else the reason ("Signature mismatch" when none fits,
+ * e.g. a body changed after signing or the secret of another key).
+ */
+export async function signatureFailure(secret: string, parts: SigningParts, signatureHex: string, rawBody = parts.body): Promise<string | undefined> {
   const signature = fromHex(signatureHex);
-  if (!signature) return false;
-  return crypto.subtle.verify('HMAC', await hmacKey(secret, 'verify'), signature, encoder.encode(message));
+  if (!signature) return MALFORMED_SIGNATURE;
+  const key = await hmacKey(secret, 'verify');
+  const matches = (signed: SigningParts) => crypto.subtle.verify('HMAC', key, signature, encoder.encode(signingString(signed)));
+  if (await matches(parts)) return undefined;
+  for (const [reason, signed] of mistakes(parts, rawBody)) {
+    if (await matches(signed)) return reason;
+  }
+  return 'Signature mismatch';
 }
 
 export type SignedRequestInput = {

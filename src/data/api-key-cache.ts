@@ -5,11 +5,13 @@ import { apiKeys, type ApiKey } from '../db/schema';
 /** What the gateway needs to check a signature. The secret stays encrypted in every cache. */
 export type CachedApiKey = Pick<ApiKey, 'id' | 'keyId' | 'tenantId' | 'secretCiphertext' | 'status' | 'expiresAt'>;
 
-const kvKey = (keyId: string) => `apikey:${keyId}`;
+/** The KV key of a cached API key (exported for the round-trip tests, which seed KV alone). */
+export const kvKey = (keyId: string) => `apikey:${keyId}`;
 
 /**
  * Isolate memory, up to 60 s stale, then KV, up to 60 s stale between locations. Neither is
- * trusted for status: the gateway confirms the key against D1 in the request's first round trip.
+ * trusted for a key being active: the gateway confirms that against D1 in the request's first
+ * round trip. A cached `revoked` (or passed `expires_at`) is trusted: revocation cannot be undone.
  */
 const MEMORY_TTL_MS = 60_000;
 const KV_TTL_SECONDS = 24 * 60 * 60;
@@ -23,10 +25,25 @@ export async function getCachedApiKey(kv: KVNamespace, keyId: string, now = Date
   return entry ?? undefined;
 }
 
-/** Writes the entry (a revoked key stays cached as revoked: a fast negative answer). */
-export async function cacheApiKey(kv: KVNamespace, entry: CachedApiKey): Promise<void> {
+/**
+ * Writes the entry (a revoked key stays cached as revoked: a fast negative answer). Best effort: a
+ * failed KV write is logged, not thrown, because D1 stays authoritative (a KV miss reads D1, a
+ * stale `active` is refused by the D1 guard) and a portal create must not lose its one-time secret.
+ */
+export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey): Promise<void> {
+  // Only the listed fields: a full row passed in must not put names or audit data into KV.
+  const entry: CachedApiKey = {
+    id: key.id,
+    keyId: key.keyId,
+    tenantId: key.tenantId,
+    secretCiphertext: key.secretCiphertext,
+    status: key.status,
+    expiresAt: key.expiresAt,
+  };
   memory.set(entry.keyId, { entry, at: Date.now() });
-  await kv.put(kvKey(entry.keyId), JSON.stringify(entry), { expirationTtl: KV_TTL_SECONDS });
+  await kv.put(kvKey(entry.keyId), JSON.stringify(entry), { expirationTtl: KV_TTL_SECONDS }).catch((error: unknown) => {
+    console.error(JSON.stringify({ level: 'error', error: 'api key cache write failed', keyId: entry.keyId, message: String(error) }));
+  });
 }
 
 export async function loadApiKeyForCache(db: Database, keyId: string): Promise<CachedApiKey | undefined> {
@@ -34,4 +51,10 @@ export async function loadApiKeyForCache(db: Database, keyId: string): Promise<C
     columns: { id: true, keyId: true, tenantId: true, secretCiphertext: true, status: true, expiresAt: true },
     where: eq(apiKeys.keyId, keyId),
   });
+}
+
+/** Re-reads a key from D1 into both caches (after D1 contradicted a cached `active`). */
+export async function refreshCachedApiKey(db: Database, kv: KVNamespace, keyId: string): Promise<void> {
+  const key = await loadApiKeyForCache(db, keyId);
+  if (key) await cacheApiKey(kv, key);
 }

@@ -1,9 +1,15 @@
 /**
- * A D1 binding whose first round trip also runs a guard statement, in the same batch (one D1
+ * A D1 binding whose first round trip also runs a guard statement, first in the same batch (one D1
  * transaction). The gateway uses it to confirm its API key against D1 without an extra round
  * trip: if the guard fails, the whole batch, writes included, is rolled back.
  *
- * Results of the first statement come from `batch()`, which returns rows as objects; `raw()` is
+ * - Calls made while the guard is in flight wait for it, so parallel queries of a handler cannot
+ *   run (and write) before the key is confirmed.
+ * - The guard is the first statement, so any other failure of its batch means SQLite got past it,
+ *   but the batch was rolled back; the guard stays unconfirmed and rides the next round trip.
+ * - Once rejected, every further call fails with the same rejection.
+ *
+ * Results of a single statement come from `batch()`, which returns rows as objects; `raw()` is
  * rebuilt from them exactly as Drizzle does for its own batches.
  */
 const REAL = Symbol('real D1 statement');
@@ -17,7 +23,9 @@ export type Guard = {
 };
 
 export class GuardedD1 {
-  #pending = true;
+  #confirmed = false;
+  #rejection: Error | undefined;
+  #inFlight: Promise<unknown> | undefined;
   readonly binding: D1Database;
 
   constructor(
@@ -27,27 +35,39 @@ export class GuardedD1 {
     this.binding = this.#wrapDatabase();
   }
 
-  /** True until a round trip has carried the guard. */
-  get pending(): boolean {
-    return this.#pending;
+  /** True once a round trip has carried the guard and D1 accepted it. */
+  get confirmed(): boolean {
+    return this.#confirmed;
   }
 
-  /** Runs the guard alone (for a request that made no query of its own). */
+  /** Runs the guard alone unless a round trip already confirmed it; throws its rejection. */
   async confirm(): Promise<void> {
-    if (this.#pending) await this.#batch([]);
+    await this.#batch([]);
   }
 
+  /** `statements` in one round trip, behind the guard until it is confirmed. */
   async #batch(statements: D1PreparedStatement[]): Promise<D1Result[]> {
-    this.#pending = false;
+    while (this.#inFlight) await this.#inFlight.catch(() => undefined);
+    if (this.#rejection) throw this.#rejection;
+    if (this.#confirmed) return statements.length ? this.d1.batch(statements) : [];
+    const carrier = this.d1.batch([this.guard.statement, ...statements]);
+    this.#inFlight = carrier;
     try {
-      const [, ...results] = await this.d1.batch([this.guard.statement, ...statements]);
+      const [, ...results] = await carrier;
+      this.#confirmed = true;
       return results;
     } catch (error) {
-      throw this.guard.rejection(error) ?? error;
+      this.#rejection = this.guard.rejection(error);
+      throw this.#rejection ?? error;
+    } finally {
+      this.#inFlight = undefined;
     }
   }
 
-  async #first(statement: D1PreparedStatement): Promise<D1Result<Record<string, unknown>>> {
+  /** The statement's result through the guard's batch, or undefined when the guard is confirmed. */
+  async #throughGuard(statement: D1PreparedStatement): Promise<D1Result<Record<string, unknown>> | undefined> {
+    while (this.#inFlight) await this.#inFlight.catch(() => undefined);
+    if (this.#confirmed) return undefined;
     const [result] = await this.#batch([statement]);
     if (!result) throw new Error('D1 batch returned no result');
     return result as D1Result<Record<string, unknown>>;
@@ -58,17 +78,18 @@ export class GuardedD1 {
       [REAL]: real,
       bind: (...values: unknown[]) => this.#wrapStatement(real.bind(...values)),
       first: async (column?: string) => {
-        if (!this.#pending) return column === undefined ? real.first() : real.first(column);
-        const row = (await this.#first(real)).results[0] ?? null;
+        const result = await this.#throughGuard(real);
+        if (!result) return column === undefined ? real.first() : real.first(column);
+        const row = result.results[0] ?? null;
         return column === undefined || row === null ? row : (row[column] ?? null);
       },
-      run: async () => (this.#pending ? this.#first(real) : real.run()),
-      all: async () => (this.#pending ? this.#first(real) : real.all()),
+      run: async () => (await this.#throughGuard(real)) ?? real.run(),
+      all: async () => (await this.#throughGuard(real)) ?? real.all(),
       raw: async (options?: { columnNames?: boolean }) => {
-        if (!this.#pending) return options?.columnNames ? real.raw({ columnNames: true }) : real.raw();
-        const rows = (await this.#first(real)).results;
-        const values = rows.map((row) => Object.values(row));
-        return options?.columnNames ? [Object.keys(rows[0] ?? {}), ...values] : values;
+        const result = await this.#throughGuard(real);
+        if (!result) return options?.columnNames ? real.raw({ columnNames: true }) : real.raw();
+        const values = result.results.map((row) => Object.values(row));
+        return options?.columnNames ? [Object.keys(result.results[0] ?? {}), ...values] : values;
       },
     };
     return wrapped as unknown as Wrapped;
@@ -78,8 +99,7 @@ export class GuardedD1 {
     const unwrap = (statement: D1PreparedStatement) => (statement as Partial<Wrapped>)[REAL] ?? statement;
     const database = {
       prepare: (query: string) => this.#wrapStatement(this.d1.prepare(query)),
-      batch: (statements: D1PreparedStatement[]) =>
-        this.#pending ? this.#batch(statements.map(unwrap)) : this.d1.batch(statements.map(unwrap)),
+      batch: (statements: D1PreparedStatement[]) => this.#batch(statements.map(unwrap)),
       exec: (query: string) => this.d1.exec(query),
       withSession: (constraint?: string) => this.d1.withSession(constraint),
       dump: () => this.d1.dump(),

@@ -1,14 +1,18 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
   blockchainTransactionLinks,
   blockchainTransactions,
+  customers,
   internalTransactions,
   onchainAssets,
   redemptions,
   rewards,
   type InternalTransaction,
+  type TransactionStatus,
+  type TransactionType,
 } from '../db/schema';
+import { offsetOf, type PageParams } from '../lib/paging';
 import type { InternalTransactionDetails } from '../views/internal-transaction';
 
 /**
@@ -62,10 +66,59 @@ export function attachDetails(tx: InternalTransaction, [assets, rewardRows, chai
   };
 }
 
-/** One transaction of the tenant with its details, in one D1 round trip. */
+/** The customers behind the transactions selected by `txWhere` (for the portal's user brief). */
+export function customerQuery(db: Database, tenantId: string, txWhere: SQL) {
+  return db
+    .select({ id: customers.id, username: customers.username, email: customers.email })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.tenantId, tenantId),
+        inArray(customers.id, db.select({ id: internalTransactions.userId }).from(internalTransactions).where(txWhere)),
+      ),
+    );
+}
+
+export type TransactionCustomer = Awaited<ReturnType<typeof customerQuery>>[number];
+
+/** One transaction of the tenant with its details and customer, in one D1 round trip. */
 export async function findInternalTransaction(db: Database, tenantId: string, id: string) {
   const where = and(eq(internalTransactions.id, id), eq(internalTransactions.tenantId, tenantId))!;
-  const [rows, ...details] = await db.batch([db.select().from(internalTransactions).where(where).limit(1), ...detailQueries(db, tenantId, where)]);
+  const [rows, assets, rewardRows, chainRows, customerRows] = await db.batch([
+    db.select().from(internalTransactions).where(where).limit(1),
+    ...detailQueries(db, tenantId, where),
+    customerQuery(db, tenantId, where),
+  ]);
   const tx = rows[0];
-  return tx ? { tx, details: attachDetails(tx, details) } : undefined;
+  return tx ? { tx, details: attachDetails(tx, [assets, rewardRows, chainRows]), customer: customerRows[0] } : undefined;
+}
+
+export type TransactionFilters = { type?: TransactionType; status?: TransactionStatus; userId?: string };
+
+/**
+ * A page of the tenant's transactions, newest first, with the total, their details and customers,
+ * in one D1 round trip: every statement selects the page through the same id subquery.
+ */
+export async function listInternalTransactionRows(db: Database, tenantId: string, filters: TransactionFilters, params: PageParams) {
+  const where = and(
+    eq(internalTransactions.tenantId, tenantId),
+    filters.type ? eq(internalTransactions.type, filters.type) : undefined,
+    filters.status ? eq(internalTransactions.status, filters.status) : undefined,
+    filters.userId ? eq(internalTransactions.userId, filters.userId) : undefined,
+  )!;
+  const newestFirst = [desc(internalTransactions.createdAt), desc(internalTransactions.id)];
+  const pageIds = db.select({ id: internalTransactions.id }).from(internalTransactions).where(where).orderBy(...newestFirst).limit(params.limit).offset(offsetOf(params));
+  const onPage = and(eq(internalTransactions.tenantId, tenantId), inArray(internalTransactions.id, pageIds))!;
+  const [rows, [total], assets, rewardRows, chainRows, customerRows] = await db.batch([
+    db.select().from(internalTransactions).where(onPage).orderBy(...newestFirst),
+    db.select({ value: count() }).from(internalTransactions).where(where),
+    ...detailQueries(db, tenantId, onPage),
+    customerQuery(db, tenantId, onPage),
+  ]);
+  const items = rows.map((tx) => ({
+    tx,
+    details: attachDetails(tx, [assets, rewardRows, chainRows]),
+    customer: customerRows.find((customer) => customer.id === tx.userId),
+  }));
+  return { items, total: total?.value ?? 0 };
 }

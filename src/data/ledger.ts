@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { customers, internalTransactions, type TransactionType } from '../db/schema';
+import { customerGuard, customers, internalTransactions, type CustomerStatus, type TransactionType } from '../db/schema';
 import { violatesCheck } from './db-errors';
 import { lifetimeDelta } from '../domain/ledger';
 import { isoNow } from '../lib/time';
@@ -57,4 +57,25 @@ export function ledgerEntryStatements(db: Database, entry: LedgerEntry) {
 /** True when a batch was rolled back because a balance would have gone below zero. */
 export function isInsufficientXp(error: unknown): boolean {
   return violatesCheck(error, 'xp_balance_never_negative');
+}
+
+/**
+ * A statement that aborts the whole batch it leads unless the customer belongs to the tenant and has
+ * one of `statuses` at that moment (the check runs in the batch's own D1 transaction, so a status
+ * change cannot slip between the check and the write). `isCustomerRejected` recognises the abort.
+ *
+ * @example
+ * await db.batch([customerGuardStatement(db, tenantId, userId, EARNING_STATUSES), ...ledgerEntryStatements(db, entry)]);
+ */
+export function customerGuardStatement(db: Database, tenantId: string, userId: string, statuses: readonly CustomerStatus[]) {
+  const eligible = db
+    .select({ one: sql`1` })
+    .from(customers)
+    .where(and(eq(customers.id, userId), eq(customers.tenantId, tenantId), inArray(customers.status, [...statuses])));
+  return db.insert(customerGuard).select(sql`select ${userId} where ${notExists(eligible)}`);
+}
+
+/** True when a batch was rolled back by `customerGuardStatement` (customer missing or not eligible). */
+export function isCustomerRejected(error: unknown): boolean {
+  return violatesCheck(error, 'customer_not_eligible');
 }

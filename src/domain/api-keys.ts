@@ -1,13 +1,21 @@
-import type { ApiKey } from '../db/schema';
+import type { ApiKey, ApiKeyStatus } from '../db/schema';
 import { randomToken } from '../lib/ids';
 
-export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+export type { ApiKeyStatus };
 
 /** Revocation is what a person did; expiry follows from `expires_at` at the moment of reading. */
 export function effectiveStatus(key: Pick<ApiKey, 'status' | 'expiresAt'>, nowIso: string): ApiKeyStatus {
   if (key.status === 'revoked') return 'revoked';
   if (key.expiresAt !== null && key.expiresAt <= nowIso) return 'expired';
   return 'active';
+}
+
+/**
+ * Expiry is compared as text (here and in the gateway's D1 guard), which only orders correctly
+ * when every value has the one `toISOString()` form; any accepted ISO input is brought to it.
+ */
+export function normalizeExpiry(value: string | undefined): string | null {
+  return value === undefined ? null : new Date(value).toISOString();
 }
 
 /** A new credential: the public key id (sent as X-Tenant-Key) and the signing secret (shown once). */

@@ -1,4 +1,4 @@
-import type { TransactionType } from '../db/schema';
+import type { CustomerStatus, TransactionType } from '../db/schema';
 
 /**
  * XP ledger rules (CONTRACT.md, XP ledger). `xp_balance` is the sum of completed amounts and never
@@ -13,3 +13,12 @@ export function lifetimeDelta(type: TransactionType, amount: number): number {
 export function formatXp(amount: number): string {
   return String(amount);
 }
+
+/** Statuses in which a customer may earn (and spend) XP; `pending` and `suspended` may not. */
+export const EARNING_STATUSES = ['active', 'reinstated'] as const satisfies readonly CustomerStatus[];
+
+/**
+ * Largest XP amount of one transaction. Balances are read into JS numbers, so this keeps them far
+ * below 2^53 (millions of maximal transactions) while never constraining a real programme.
+ */
+export const MAX_XP_AMOUNT = 1_000_000_000;

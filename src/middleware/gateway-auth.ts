@@ -2,23 +2,40 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { decryptSecret } from '../auth/secret-box';
-import { signingString, verifyHmacHex } from '../auth/signature';
+import { MALFORMED_SIGNATURE, SIGNATURE_FORMAT, signatureFailure } from '../auth/signature';
 import { createDatabase } from '../db/client';
 import { apiKeys } from '../db/schema';
-import { cacheApiKey, getCachedApiKey, loadApiKeyForCache, type CachedApiKey } from '../data/api-key-cache';
-import { GuardedD1 } from '../data/guarded-d1';
+import { cacheApiKey, getCachedApiKey, loadApiKeyForCache, refreshCachedApiKey, type CachedApiKey } from '../data/api-key-cache';
+import { GuardedD1, type Guard } from '../data/guarded-d1';
 import { effectiveStatus } from '../domain/api-keys';
 import type { GatewayEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import { isoNow, unixSeconds } from '../lib/time';
 
-export const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
+const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
+/** One message for revoked and expired, whichever cache or D1 noticed it: a retry fails the same way. */
+const KEY_NOT_ACTIVE = 'API key is revoked or expired';
 /** last_used_at is written at most this often per key and isolate (in the background). */
 const LAST_USED_THROTTLE_MS = 60_000;
 const lastUsedWrites = new Map<string, number>();
 
 function deny(message: string): never {
   throw new ApiError('AUTH_INVALID_CREDENTIALS', message);
+}
+
+/** A malformed setting must not widen the window (a NaN tolerance would accept any timestamp). */
+function toleranceSeconds(setting: string | undefined): number {
+  const value = Number(setting);
+  return setting?.trim() && Number.isFinite(value) && value >= 0 ? value : DEFAULT_SIGNATURE_TOLERANCE_SECONDS;
+}
+
+function checkTimestamp(value: string, tolerance: number): void {
+  if (!/^\d+$/.test(value)) deny('Timestamp is not a whole number of Unix seconds');
+  const now = unixSeconds();
+  const seconds = Number(value);
+  if (Math.abs(now - seconds) <= tolerance) return;
+  if (Math.abs(now - seconds / 1000) <= tolerance) deny('Timestamp is in milliseconds, not Unix seconds');
+  deny('Timestamp is not current');
 }
 
 /** Path and query exactly as sent, from `/api/v1` on. */
@@ -28,36 +45,47 @@ function signedUrl(rawUrl: string): string {
   return pathStart < 0 ? '/' : rawUrl.slice(pathStart);
 }
 
-/** The re-serialization of the parsed JSON body for writes, '' otherwise (spec rule 2). */
-async function signedBody(c: Context<GatewayEnv>): Promise<string> {
-  if (!['POST', 'PUT', 'PATCH'].includes(c.req.method)) return '';
-  const text = await c.req.text();
-  if (text.trim() === '') return '';
+/**
+ * Spec rule 2: a write is signed over the re-serialization of its parsed JSON body, other methods
+ * over ''. A body that is not JSON is taken as sent, so authentication answers first and the
+ * route's 400 only reaches an authenticated caller. `raw` serves the mismatch diagnosis.
+ */
+async function sentBody(c: Context<GatewayEnv>): Promise<{ signed: string; raw: string }> {
+  if (!['POST', 'PUT', 'PATCH'].includes(c.req.method)) return { signed: '', raw: '' };
+  const raw = await c.req.text();
   try {
-    return JSON.stringify(JSON.parse(text));
+    return { signed: raw === '' ? '' : JSON.stringify(JSON.parse(raw)), raw };
   } catch {
-    throw new ApiError('MALFORMED_REQUEST', 'The body is not valid JSON');
+    return { signed: raw, raw };
   }
 }
 
-function checkTimestamp(value: string, toleranceSeconds: number): void {
-  if (!/^\d{1,12}$/.test(value)) deny('Timestamp is not Unix seconds');
-  const skew = Math.abs(unixSeconds() - Number(value));
-  if (skew > toleranceSeconds) deny('Timestamp is not current');
+/** The key from memory or KV, else from D1 (then `confirmed`: its status was read from D1 just now). */
+async function findKey(c: Context<GatewayEnv>, keyId: string): Promise<{ key: CachedApiKey; confirmed: boolean }> {
+  const cached = await getCachedApiKey(c.env.KV, keyId);
+  if (cached) return { key: cached, confirmed: false };
+  const key = await loadApiKeyForCache(c.get('db'), keyId);
+  if (!key) deny('Unknown API key');
+  c.executionCtx.waitUntil(cacheApiKey(c.env.KV, key));
+  return { key, confirmed: true };
 }
 
-function guardFor(d1: D1Database, apiKeyId: string) {
+/**
+ * Fails the batch it rides in (CHECK api_key_not_active) unless the key is active in D1 now. When
+ * D1 contradicts a cached `active`, the caches are refreshed so the next request fails without D1.
+ */
+function keyGuard(c: Context<GatewayEnv>, key: CachedApiKey): Guard {
   return {
-    statement: d1
-      .prepare(
-        `INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT EXISTS (
-           SELECT 1 FROM api_keys WHERE id = ?1 AND status = 'active' AND (expires_at IS NULL OR expires_at > ?2))`,
-      )
-      .bind(apiKeyId, isoNow()),
-    rejection: (error: unknown) =>
-      String(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : error).includes('api_key_not_active')
-        ? new ApiError('AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired')
-        : undefined,
+    statement: c.env.DB.prepare(
+      `INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT EXISTS (
+         SELECT 1 FROM api_keys WHERE id = ?1 AND status = 'active' AND (expires_at IS NULL OR expires_at > ?2))`,
+    ).bind(key.id, isoNow()),
+    rejection: (error) => {
+      const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+      if (!text.includes('api_key_not_active')) return undefined;
+      c.executionCtx.waitUntil(refreshCachedApiKey(createDatabase(c.env.DB), c.env.KV, key.keyId));
+      return new ApiError('AUTH_INVALID_CREDENTIALS', KEY_NOT_ACTIVE);
+    },
   };
 }
 
@@ -70,11 +98,12 @@ function touchLastUsed(c: Context<GatewayEnv>, key: CachedApiKey): void {
 }
 
 /**
- * Gateway authentication (spec: Authentication). Checks, in order: headers present, timestamp
- * current (before any secret is touched), key known and not revoked or expired, HMAC of
- * `timestamp + METHOD + url + body`. Round trips: 0 or 1 KV read (isolate cache first); D1 is
- * read only on a KV miss. Otherwise the key's status is confirmed by a guard batched into the
- * request's own first D1 round trip (data/guarded-d1.ts), so revocation holds for the next request.
+ * Gateway authentication (spec: Authentication), checks in this order: the three headers; the
+ * timestamp (before any key or secret is touched); the signature format; the key id; the HMAC of
+ * `timestamp + METHOD + url + body`, a mismatch named by its cause (body, url, verb, else
+ * "Signature mismatch"); the key not revoked or expired. Every failure is 401
+ * AUTH_INVALID_CREDENTIALS. Round trips are counted in docs/GATEWAY-AUTH.md: a cached key costs
+ * no D1 round trip of its own, its status rides in the request's first D1 batch (GuardedD1).
  */
 export function gatewayAuth() {
   return createMiddleware<GatewayEnv>(async function gatewayAuth(c, next) {
@@ -84,31 +113,29 @@ export function gatewayAuth() {
     if (!keyId) deny('Missing X-Tenant-Key header');
     if (!timestamp) deny('Missing X-Tenant-Timestamp header');
     if (!signature) deny('Missing X-Tenant-Signature header');
-    const tolerance = Number(c.env.SIGNATURE_TOLERANCE_SECONDS ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS);
-    checkTimestamp(timestamp, tolerance);
-    const body = await signedBody(c);
+    checkTimestamp(timestamp, toleranceSeconds(c.env.SIGNATURE_TOLERANCE_SECONDS));
+    if (!SIGNATURE_FORMAT.test(signature)) deny(MALFORMED_SIGNATURE);
+    const body = await sentBody(c);
 
-    let key = await getCachedApiKey(c.env.KV, keyId);
-    const confirmedByD1 = !key;
-    if (!key) {
-      key = await loadApiKeyForCache(c.get('db'), keyId);
-      if (!key) deny('Unknown API key');
-      c.executionCtx.waitUntil(cacheApiKey(c.env.KV, key));
-    }
-    const status = effectiveStatus(key, isoNow());
-    if (status !== 'active') deny(`API key is ${status}`);
-
+    const { key, confirmed } = await findKey(c, keyId);
     const secret = await decryptSecret(c.env.API_KEY_ENCRYPTION_KEY, key.secretCiphertext);
-    const message = signingString({ timestamp, method: c.req.method.toUpperCase(), url: signedUrl(c.req.url), body });
-    if (!(await verifyHmacHex(secret, message, signature))) deny('Signature mismatch');
+    const parts = { timestamp, method: c.req.method.toUpperCase(), url: signedUrl(c.req.url), body: body.signed };
+    const failure = await signatureFailure(secret, parts, signature, body.raw);
+    if (failure) deny(failure);
+    if (effectiveStatus(key, isoNow()) !== 'active') deny(KEY_NOT_ACTIVE);
 
     c.set('gatewayAuth', { tenantId: key.tenantId, apiKeyId: key.id, keyId: key.keyId });
-    touchLastUsed(c, key);
-    if (confirmedByD1) return next();
-
-    const guarded = new GuardedD1(c.env.DB, guardFor(c.env.DB, key.id));
+    if (confirmed) {
+      await next();
+      touchLastUsed(c, key);
+      return;
+    }
+    const guarded = new GuardedD1(c.env.DB, keyGuard(c, key));
     c.set('db', createDatabase(guarded.binding));
     await next();
+    // A request that made no D1 call of its own (or whose handler swallowed a failure) is
+    // confirmed here; a rejection replaces whatever the handler answered with the 401.
     await guarded.confirm();
+    touchLastUsed(c, key);
   });
 }

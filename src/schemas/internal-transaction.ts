@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { transactionStatuses, transactionTypes } from '../db/schema';
+import { pageQuery } from '../lib/paging';
 import { anyJson, dateTime, tenantBriefSchema, userBriefSchema } from './common';
 
 export const onchainAssetSchema = z
@@ -83,3 +84,12 @@ export const internalTransactionSchema = z
 export type InternalTransactionView = z.infer<typeof internalTransactionSchema>;
 export type OnchainAssetView = z.infer<typeof onchainAssetSchema>;
 export type BlockchainTransactionView = z.infer<typeof blockchainTransactionSchema>;
+
+/** Filters of both transaction lists (portal and gateway); values outside the spec's enums are a 422. */
+export const internalTransactionListQuery = pageQuery.extend({
+  type: z.enum(transactionTypes).optional(),
+  status: z.enum(transactionStatuses).optional(),
+  user_id: z.string().min(1).optional().openapi({ description: 'Only the transactions of this customer' }),
+});
+
+export type InternalTransactionListQuery = z.infer<typeof internalTransactionListQuery>;

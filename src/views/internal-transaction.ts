@@ -1,4 +1,4 @@
-import type { BlockchainTransaction, InternalTransaction, OnchainAsset } from '../db/schema';
+import type { BlockchainTransaction, Customer, InternalTransaction, OnchainAsset, Tenant } from '../db/schema';
 import type { BlockchainTransactionView, InternalTransactionView, OnchainAssetView } from '../schemas/internal-transaction';
 
 export function toOnchainAssetView(asset: OnchainAsset): OnchainAssetView {
@@ -75,5 +75,24 @@ export function toInternalTransactionView(tx: InternalTransaction, details: Inte
     onchain_asset: details.asset ? toOnchainAssetView(details.asset) : null,
     reward: tx.type === 'xp_redeem' ? (details.reward ?? null) : null,
     blockchain_transaction_links: { blockchain_transaction: details.blockchainTransactions.map(toBlockchainTransactionView) },
+  };
+}
+
+/** Who the portal sees behind a transaction: the tenant and the customer (when it still exists). */
+export type AdminJoin = {
+  tenant: Pick<Tenant, 'id' | 'name' | 'slug'>;
+  customer: Pick<Customer, 'id' | 'username' | 'email'> | undefined;
+};
+
+/**
+ * The portal's variant, with the `tenant` and `user` briefs the spec adds when an admin joins them.
+ * The brief's fields are required strings, so a customer without username or email shows "".
+ */
+export function toAdminInternalTransactionView(tx: InternalTransaction, details: InternalTransactionDetails, join: AdminJoin): InternalTransactionView {
+  const { tenant, customer } = join;
+  return {
+    ...toInternalTransactionView(tx, details),
+    tenant: { id: tenant.id, name: tenant.name, slug: tenant.slug },
+    user: customer ? { id: customer.id, username: customer.username ?? '', email: customer.email ?? '' } : null,
   };
 }

@@ -44,11 +44,23 @@ export async function createTestApiKey(tenantId: string, options: { expiresAt?: 
   return { id: record.id, keyId: record.key_id, secret, tenantId };
 }
 
-/** A signed gateway call; `body` is serialized once, signed and sent as that exact string. */
-export async function gatewayCall(key: TestApiKey, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; timestamp?: number } = {}) {
+const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * A signed gateway call; `body` is serialized once, signed and sent as that exact string. Writes get
+ * a fresh X-Idempotency-Key unless the test passes its own (or `idempotencyKey: null` for none).
+ */
+export async function gatewayCall(
+  key: TestApiKey,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; timestamp?: number; idempotencyKey?: string | null } = {},
+) {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   const signed = await signRequest({ keyId: key.keyId, secret: key.secret, method, url: path, body, timestamp: options.timestamp });
   const headers: Record<string, string> = { ...signed, ...options.headers };
+  const idempotencyKey = options.idempotencyKey === undefined ? newId('idem') : options.idempotencyKey;
+  if (WRITE_METHODS.includes(method.toUpperCase()) && idempotencyKey !== null) headers['X-Idempotency-Key'] ??= idempotencyKey;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return call(method, path, { headers, rawBody: body });
 }

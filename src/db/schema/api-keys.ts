@@ -3,6 +3,9 @@ import { check, index, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { id, tenantId, timestamps } from './columns';
 
 export const apiKeyStoredStatuses = ['active', 'revoked'] as const;
+/** The statuses the API shows: the stored ones plus `expired`, derived from `expires_at`. */
+export const apiKeyStatuses = ['active', 'expired', 'revoked'] as const;
+export type ApiKeyStatus = (typeof apiKeyStatuses)[number];
 
 /**
  * Gateway credentials. `status` holds only what a person did (active or revoked); `expired` is

@@ -54,6 +54,16 @@ export const internalWallets = sqliteTable(
   ],
 );
 
+/**
+ * Platform-wide counters, one row per name, advanced atomically with
+ * `INSERT ... ON CONFLICT DO UPDATE SET value = value + 1 RETURNING value` (data/sequences.ts).
+ * `custodial_wallet` hands out the HD derivation index of each new custodial wallet.
+ */
+export const sequences = sqliteTable('sequences', {
+  name: text('name').primaryKey(),
+  value: integer('value').notNull(),
+});
+
 export type Customer = typeof customers.$inferSelect;
 export type CustomerStatus = (typeof customerStatuses)[number];
 export type InternalWallet = typeof internalWallets.$inferSelect;

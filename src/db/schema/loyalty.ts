@@ -65,6 +65,17 @@ export const redemptions = sqliteTable(
   ],
 );
 
+/**
+ * Never holds a row (like api_key_guard): a redemption's write batch inserts into it only when the
+ * customer, reward or tier no longer allow the redemption at write time, which rolls the whole
+ * batch back, so a status change racing a redemption cannot slip through (services/redemptions.ts).
+ */
+export const redemptionGuard = sqliteTable(
+  'redemption_guard',
+  { redemptionId: text('redemption_id').notNull() },
+  () => [check('redemption_not_allowed', sql`0`)],
+);
+
 export const transactionTypes = ['xp_earn', 'xp_bonus', 'xp_admin_adjust', 'xp_redeem'] as const;
 export const transactionStatuses = ['initialized', 'pending', 'completed', 'failed'] as const;
 
@@ -89,7 +100,23 @@ export const internalTransactions = sqliteTable(
     index('internal_transactions_tenant_user').on(t.tenantId, t.userId, t.createdAt),
     index('internal_transactions_tenant_type_status').on(t.tenantId, t.type, t.status),
     index('internal_transactions_tenant_redemption').on(t.tenantId, t.redemptionId),
+    // A redemption is refunded (canceled or failed) at most once, even when two cancels race.
+    uniqueIndex('internal_transactions_one_refund_per_redemption')
+      .on(t.tenantId, t.redemptionId)
+      .where(sql`${t.type} = 'xp_redeem' AND ${t.amount} > 0`),
   ],
+);
+
+/**
+ * Never holds a row (like api_key_guard): a ledger batch starts with
+ * `INSERT ... SELECT WHERE NOT EXISTS (customer of the tenant in an allowed status)`, so a missing,
+ * suspended or pending customer aborts the whole batch in the same D1 transaction as the write
+ * (data/ledger.ts `customerGuardStatement`): a suspension cannot race an earn.
+ */
+export const customerGuard = sqliteTable(
+  'customer_guard',
+  { userId: text('user_id').notNull() },
+  () => [check('customer_not_eligible', sql`0`)],
 );
 
 export type TierRule = typeof tierRules.$inferSelect;

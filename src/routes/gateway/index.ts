@@ -1,12 +1,39 @@
 import { createRouter } from '../../lib/openapi';
 import type { GatewayEnv } from '../../env';
 import { gatewayAuth } from '../../middleware/gateway-auth';
+import { idempotency } from '../../middleware/idempotency';
+import { registerGatewayCustomerAttributesPut } from './customer-attributes.put';
 import { registerGatewayInternalTransactionGet } from './internal-transactions.get';
+import { registerGatewayInternalTransactionsList } from './internal-transactions.list';
+import { registerGatewayXpCreate } from './xp.create';
+import { registerGatewayCustomerBalancesList } from './customer-balances.list';
+import { registerGatewayCustomerEligibilityGet } from './customer-eligibility.get';
+import { registerGatewayCustomerGet } from './customers.get';
+import { registerGatewayCustomersList } from './customers.list';
+import { registerGatewayCustomersUpsert } from './customers.upsert';
+import { registerGatewayTiersList } from './tiers.list';
+import { registerGatewayRewardsList } from './rewards.list';
+import { registerGatewayRedemptionsCreate } from './redemptions.create';
+import { registerGatewayRedemptionsGet } from './redemptions.get';
 
 /** The gateway surface: HMAC-signed requests from a tenant's backend; the tenant comes from the key. */
 export function gatewayApp() {
   const app = createRouter<GatewayEnv>();
   app.use('*', gatewayAuth());
+  // Every POST/PUT/PATCH/DELETE below runs at most once per X-Idempotency-Key.
+  app.use('*', idempotency());
   registerGatewayInternalTransactionGet(app);
+  registerGatewayInternalTransactionsList(app);
+  registerGatewayXpCreate(app);
+  registerGatewayCustomerAttributesPut(app);
+  registerGatewayCustomersList(app);
+  registerGatewayCustomersUpsert(app);
+  registerGatewayCustomerGet(app);
+  registerGatewayCustomerBalancesList(app);
+  registerGatewayCustomerEligibilityGet(app);
+  registerGatewayTiersList(app);
+  registerGatewayRewardsList(app);
+  registerGatewayRedemptionsCreate(app);
+  registerGatewayRedemptionsGet(app);
   return app;
 }

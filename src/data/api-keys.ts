@@ -1,0 +1,46 @@
+import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { apiKeys, type ApiKey, type ApiKeyStatus } from '../db/schema';
+import { offsetOf, type PageParams } from '../lib/paging';
+
+export type NewApiKey = typeof apiKeys.$inferInsert;
+
+export async function insertApiKey(db: Database, values: NewApiKey): Promise<ApiKey> {
+  const [key] = await db.insert(apiKeys).values(values).returning();
+  if (!key) throw new Error('api key insert returned nothing');
+  return key;
+}
+
+/** The SQL form of `effectiveStatus` (domain/api-keys.ts): expired = active with `expires_at` passed. */
+function statusFilter(status: ApiKeyStatus, nowIso: string): SQL | undefined {
+  if (status === 'revoked') return eq(apiKeys.status, 'revoked');
+  if (status === 'expired') return and(eq(apiKeys.status, 'active'), lte(apiKeys.expiresAt, nowIso));
+  return and(eq(apiKeys.status, 'active'), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, nowIso)));
+}
+
+/** One page of the tenant's keys, newest first, and the total, in one round trip. */
+export async function findApiKeyPage(db: Database, tenantId: string, params: PageParams & { status?: ApiKeyStatus }, nowIso: string) {
+  const where = and(eq(apiKeys.tenantId, tenantId), params.status ? statusFilter(params.status, nowIso) : undefined);
+  const [rows, [total]] = await db.batch([
+    db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(params.limit).offset(offsetOf(params)),
+    db.select({ value: count() }).from(apiKeys).where(where),
+  ]);
+  return { rows, total: total?.value ?? 0 };
+}
+
+/**
+ * Revokes in one statement and returns the row, or undefined when the tenant has no such key.
+ * Revoking again changes nothing (revoked_at and updated_at keep the first revocation).
+ */
+export async function markApiKeyRevoked(db: Database, tenantId: string, id: string, nowIso: string): Promise<ApiKey | undefined> {
+  const [key] = await db
+    .update(apiKeys)
+    .set({
+      status: 'revoked',
+      revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${nowIso})`,
+      updatedAt: sql`case when ${apiKeys.status} = 'revoked' then ${apiKeys.updatedAt} else ${nowIso} end`,
+    })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId)))
+    .returning();
+  return key;
+}

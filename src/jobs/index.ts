@@ -1,0 +1,20 @@
+import { createDatabase } from '../db/client';
+import type { Bindings } from '../env';
+import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
+
+type Job = (env: Bindings) => Promise<unknown>;
+
+/** Cron expression (exactly as in wrangler.toml `[triggers] crons`) -> the jobs it runs. */
+export const cronJobs: Record<string, Job[]> = {
+  '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB))],
+};
+
+/** The Worker's `scheduled` handler: runs the jobs of the cron that fired; one failing job does not stop the others. */
+export async function runScheduled(controller: ScheduledController, env: Bindings): Promise<void> {
+  const jobs = cronJobs[controller.cron] ?? [];
+  if (jobs.length === 0) console.warn(JSON.stringify({ level: 'warn', message: `no job for cron ${controller.cron}` }));
+  const results = await Promise.allSettled(jobs.map((job) => job(env)));
+  const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+  for (const failure of failures) console.error(JSON.stringify({ level: 'error', cron: controller.cron, error: String(failure.reason) }));
+  if (failures.length > 0) throw new Error(`${failures.length} scheduled job(s) failed for cron ${controller.cron}`);
+}

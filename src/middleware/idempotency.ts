@@ -1,0 +1,111 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { completeKey, releaseKey, reserveKey, type Fingerprint } from '../data/idempotency';
+import type { GatewayEnv } from '../env';
+import { ApiError } from '../lib/errors';
+import { isoNow } from '../lib/time';
+
+export const IDEMPOTENCY_HEADER = 'X-Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MAX_KEY_LENGTH = 255;
+/** How long a finished request is replayed. */
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long an unfinished claim blocks its key. A request whose isolate died mid-flight would
+ * otherwise lock the key for a day; a live request finishes far sooner (a few D1 round trips).
+ */
+const IN_FLIGHT_LEASE_MS = 60 * 1000;
+
+const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+/**
+ * A request the server could not accept as written (400 malformed, 422 invalid) is not stored: the
+ * client fixes it and retries with the same key. 429 and 5xx are transient and not stored either.
+ */
+function isStored(status: number): boolean {
+  return status !== 400 && status !== 422 && status !== 429 && status < 500;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The body as a JSON value (re-serialized, so formatting does not matter), else as sent. */
+async function canonicalBody(c: Context<GatewayEnv>): Promise<string> {
+  if (c.req.method.toUpperCase() === 'DELETE') return '';
+  const raw = await c.req.text();
+  try {
+    return raw === '' ? '' : JSON.stringify(JSON.parse(raw));
+  } catch {
+    return raw;
+  }
+}
+
+/** Method, path and query, and a SHA-256 of all three plus the canonical body. */
+async function fingerprintOf(c: Context<GatewayEnv>): Promise<Fingerprint> {
+  const url = new URL(c.req.url);
+  const path = url.pathname + url.search;
+  const method = c.req.method.toUpperCase();
+  return { method, path, requestHash: await sha256Hex(`${method}\n${path}\n${await canonicalBody(c)}`) };
+}
+
+function readKey(c: Context<GatewayEnv>): string {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined || key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    const problem = key === undefined || key.length === 0 ? 'is required on gateway writes' : `must be at most ${MAX_KEY_LENGTH} characters`;
+    throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `The ${IDEMPOTENCY_HEADER} header ${problem}`, { path: IDEMPOTENCY_HEADER });
+  }
+  return key;
+}
+
+/**
+ * Gateway writes run at most once per `X-Idempotency-Key` (IETF draft "The Idempotency-Key HTTP
+ * Header Field"; CONTRACT: Gateway). The key is claimed before the handler runs, in the request's
+ * first D1 round trip (which also carries the API key guard); the outcome is stored when it is
+ * final and replayed byte for byte for 24 h. A concurrent duplicate gets 409 and may retry; the same
+ * key on another route or with another body is a 422. Runs after gatewayAuth.
+ */
+export function idempotency() {
+  return createMiddleware<GatewayEnv>(async function idempotency(c, next) {
+    if (!WRITE_METHODS.has(c.req.method.toUpperCase())) return next();
+    const key = readKey(c);
+    const { tenantId } = c.get('gatewayAuth');
+    const fingerprint = await fingerprintOf(c);
+    const db = c.get('db');
+    const now = isoNow();
+    const reservation = await reserveKey(db, tenantId, key, fingerprint, { now, leaseUntil: plus(now, IN_FLIGHT_LEASE_MS) });
+
+    if (!reservation.owned) {
+      const { record } = reservation;
+      if (record.method !== fingerprint.method || record.path !== fingerprint.path) {
+        throw new ApiError('IDEMPOTENCY_KEY_REUSED', `This idempotency key was used for ${record.method} ${record.path}`, { path: IDEMPOTENCY_HEADER });
+      }
+      if (record.requestHash !== fingerprint.requestHash) {
+        throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used with a different request body', { path: IDEMPOTENCY_HEADER });
+      }
+      if (record.responseStatus === null || record.responseBody === null) {
+        throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still in progress; retry later', { path: IDEMPOTENCY_HEADER });
+      }
+      return new Response(record.responseBody, {
+        status: record.responseStatus,
+        headers: { 'content-type': 'application/json', [REPLAYED_HEADER]: 'true' },
+      });
+    }
+
+    await next();
+    const { status } = c.res;
+    if (!isStored(status)) {
+      await releaseKey(db, tenantId, key, reservation.createdAt);
+      return;
+    }
+    const body = await c.res.clone().text();
+    try {
+      await completeKey(db, tenantId, key, reservation.createdAt, { status, body, expiresAt: plus(reservation.createdAt, RETENTION_MS) });
+    } catch (error) {
+      // The write already happened: answer it. The claim then lapses with its lease (logged).
+      console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: 'idempotency record not stored', message: String(error) }));
+    }
+  });
+}

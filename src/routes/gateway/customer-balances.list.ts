@@ -1,0 +1,30 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { GatewayEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { pageQuery, pageSchema } from '../../lib/paging';
+import { customerAssetBalanceSchema } from '../../schemas/balance';
+import { listCustomerBalances } from '../../services/customer-balances';
+import { customerParams } from './params';
+import { gatewaySecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/customers/{userId}/balances',
+  tags: ['Gateway'],
+  summary: "List a customer's onchain asset balances (newest first)",
+  description: 'Balances as last indexed from the chain (`last_updated_block`).',
+  security: gatewaySecurity,
+  request: { params: customerParams, query: pageQuery },
+  responses: {
+    200: okResponse(pageSchema(customerAssetBalanceSchema), 'A page of customer asset balances'),
+    ...errorResponses(401, 404, 422),
+  },
+});
+
+export function registerGatewayCustomerBalancesList(app: OpenAPIHono<GatewayEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenantId } = c.get('gatewayAuth');
+    const data = await listCustomerBalances(c.get('db'), tenantId, c.req.valid('param').userId, c.req.valid('query'));
+    return c.json({ success: true as const, data }, 200);
+  });
+}

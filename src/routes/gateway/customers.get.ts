@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { GatewayEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { customerSchema } from '../../schemas/customer';
+import { getCustomer } from '../../services/customers';
+import { customerParams } from './params';
+import { gatewaySecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/customers/{userId}',
+  tags: ['Gateway'],
+  summary: 'Get a customer',
+  security: gatewaySecurity,
+  request: { params: customerParams },
+  responses: {
+    200: okResponse(customerSchema, 'The customer'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerGatewayCustomerGet(app: OpenAPIHono<GatewayEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenantId } = c.get('gatewayAuth');
+    const data = await getCustomer(c.get('db'), tenantId, c.req.valid('param').userId);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

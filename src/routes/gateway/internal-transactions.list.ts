@@ -1,0 +1,27 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { GatewayEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { pageSchema } from '../../lib/paging';
+import { internalTransactionListQuery, internalTransactionSchema } from '../../schemas/internal-transaction';
+import { listInternalTransactions } from '../../services/internal-transactions';
+import { gatewaySecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/internal-transactions',
+  tags: ['Gateway'],
+  summary: 'List internal transactions (newest first)',
+  security: gatewaySecurity,
+  request: { query: internalTransactionListQuery },
+  responses: {
+    200: okResponse(pageSchema(internalTransactionSchema), 'A page of internal transactions'),
+    ...errorResponses(401, 422),
+  },
+});
+
+export function registerGatewayInternalTransactionsList(app: OpenAPIHono<GatewayEnv>) {
+  app.openapi(route, async (c) => {
+    const data = await listInternalTransactions(c.get('db'), c.get('gatewayAuth').tenantId, c.req.valid('query'));
+    return c.json({ success: true as const, data }, 200);
+  });
+}

@@ -1,0 +1,30 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { GatewayEnv } from '../../env';
+import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { idempotencyHeaders, replayedResponseHeaders } from '../../schemas/idempotency';
+import { createRedemptionBodySchema, redemptionSchema } from '../../schemas/redemption';
+import { redeemReward } from '../../services/redemptions';
+import { gatewaySecurity } from './security';
+
+const route = createRoute({
+  method: 'post',
+  path: '/redemptions',
+  tags: ['Gateway'],
+  summary: 'Redeem a reward for a customer',
+  description:
+    'Checks, in order, each a 409 with its own code: customer active or reinstated (CUSTOMER_NOT_ACTIVE), reward active (REWARD_NOT_ACTIVE), stock left (OUT_OF_STOCK), tier reached (NOT_ELIGIBLE), balance covers the cost (INSUFFICIENT_XP). Then spends the XP, takes the stock and records the redemption atomically. Off-chain rewards complete at once.',
+  security: gatewaySecurity,
+  request: { headers: idempotencyHeaders, body: jsonBody(createRedemptionBodySchema) },
+  responses: {
+    201: { ...okResponse(redemptionSchema, 'The new redemption'), headers: replayedResponseHeaders },
+    ...errorResponses(400, 401, 404, 409, 413, 422),
+  },
+});
+
+export function registerGatewayRedemptionsCreate(app: OpenAPIHono<GatewayEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenantId } = c.get('gatewayAuth');
+    const data = await redeemReward(c.get('db'), tenantId, c.req.valid('json'));
+    return c.json({ success: true as const, data }, 201);
+  });
+}

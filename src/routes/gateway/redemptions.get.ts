@@ -1,0 +1,27 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { GatewayEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { redemptionSchema } from '../../schemas/redemption';
+import { getRedemption } from '../../services/redemptions';
+import { gatewaySecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/redemptions/{redemption_id}',
+  tags: ['Gateway'],
+  summary: 'Get a redemption',
+  security: gatewaySecurity,
+  request: { params: z.object({ redemption_id: z.string().min(1) }) },
+  responses: {
+    200: okResponse(redemptionSchema, 'The redemption'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerGatewayRedemptionsGet(app: OpenAPIHono<GatewayEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenantId } = c.get('gatewayAuth');
+    const data = await getRedemption(c.get('db'), tenantId, c.req.valid('param').redemption_id);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

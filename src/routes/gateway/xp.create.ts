@@ -1,0 +1,37 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { GatewayEnv } from '../../env';
+import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { idempotencyHeaders, replayedResponseHeaders } from '../../schemas/idempotency';
+import { internalTransactionSchema } from '../../schemas/internal-transaction';
+import { earnXpBodySchema } from '../../schemas/xp';
+import { earnXp } from '../../services/ledger';
+import { gatewaySecurity } from './security';
+
+const route = createRoute({
+  method: 'post',
+  path: '/xp',
+  tags: ['Gateway'],
+  summary: 'Credit earned or bonus XP to a customer',
+  description: 'Appends a completed `xp_earn` or `xp_bonus` transaction and moves the balance with it. Only an active or reinstated customer earns (409 CUSTOMER_NOT_ACTIVE otherwise).',
+  security: gatewaySecurity,
+  request: { headers: idempotencyHeaders, body: jsonBody(earnXpBodySchema) },
+  responses: {
+    201: { ...okResponse(internalTransactionSchema, 'The new internal transaction'), headers: replayedResponseHeaders },
+    ...errorResponses(400, 401, 404, 409, 413, 422),
+  },
+});
+
+export function registerGatewayXpCreate(app: OpenAPIHono<GatewayEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenantId } = c.get('gatewayAuth');
+    const body = c.req.valid('json');
+    const data = await earnXp(c.get('db'), tenantId, {
+      userId: body.user_id,
+      type: body.type,
+      amount: body.amount,
+      notes: body.notes,
+      metadata: body.metadata,
+    });
+    return c.json({ success: true as const, data }, 201);
+  });
+}

@@ -1,0 +1,36 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
+import type { AccountEnv } from '../../env';
+import { ApiError } from '../../lib/errors';
+import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { createTenantBodySchema, tenantSchema } from '../../schemas/tenant';
+import { createTenant } from '../../services/tenants';
+import { portalSecurity } from '../portal/security';
+
+/** Runs before body validation: a closed sign-up refuses whatever was sent. */
+const signupOpen = createMiddleware<AccountEnv>(async function signupOpen(c, next) {
+  if (c.env.TENANT_SIGNUP === 'closed') throw new ApiError('FORBIDDEN', 'Tenant sign-up is closed on this platform');
+  await next();
+});
+
+const route = createRoute({
+  method: 'post',
+  path: '/tenants',
+  tags: ['Platform'],
+  summary: 'Create a tenant; the caller becomes its super_admin',
+  description: 'Refused with 403 when the platform runs with `TENANT_SIGNUP=closed`.',
+  security: portalSecurity,
+  middleware: [signupOpen] as const,
+  request: { body: jsonBody(createTenantBodySchema) },
+  responses: {
+    201: okResponse(tenantSchema, 'The new tenant'),
+    ...errorResponses(401, 403, 409, 422),
+  },
+});
+
+export function registerTenantCreate(app: OpenAPIHono<AccountEnv>) {
+  app.openapi(route, async (c) => {
+    const data = await createTenant(c.get('db'), { account: c.get('account'), ...c.req.valid('json') });
+    return c.json({ success: true as const, data }, 201);
+  });
+}

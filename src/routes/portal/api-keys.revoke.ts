@@ -1,0 +1,34 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { assertCan } from '../../domain/permissions';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { apiKeySchema } from '../../schemas/api-key';
+import { revokeApiKey } from '../../services/api-keys';
+import { tenantParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'post',
+  path: '/api-keys/{id}/revoke',
+  tags: ['API keys'],
+  summary: 'Revoke an API key, immediately and for good',
+  description:
+    'The very next gateway request with the key fails (401), at every location. Revoking a revoked key answers the record unchanged. Rotation: create the replacement, switch the backend to it, then revoke the old key.',
+  security: portalSecurity,
+  request: {
+    params: tenantParams.extend({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' }, description: 'The record id (not the key_id)' }) }),
+  },
+  responses: {
+    200: okResponse(apiKeySchema, 'The key, now revoked'),
+    ...errorResponses(401, 403, 404),
+  },
+});
+
+export function registerApiKeysRevoke(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant, role } = c.get('portalAuth');
+    assertCan(role, 'manage_api_keys');
+    const data = await revokeApiKey(c.get('db'), c.env.KV, tenant.id, c.req.valid('param').id);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { pageQuery, pageSchema } from '../../lib/paging';
+import { customerSchema } from '../../schemas/customer';
+import { listCohortMembers } from '../../services/cohorts';
+import { cohortParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/cohorts/{cohortId}/members',
+  tags: ['Cohorts'],
+  summary: "The cohort's members: customers matching its rules now (newest first)",
+  security: portalSecurity,
+  request: { params: cohortParams, query: pageQuery },
+  responses: {
+    200: okResponse(pageSchema(customerSchema), 'A page of customers'),
+    ...errorResponses(401, 404, 422),
+  },
+});
+
+export function registerCohortMembersList(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const data = await listCohortMembers(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('param').cohortId, c.req.valid('query'));
+    return c.json({ success: true as const, data }, 200);
+  });
+}

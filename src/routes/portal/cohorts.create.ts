@@ -1,0 +1,31 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { assertCan } from '../../domain/permissions';
+import type { PortalEnv } from '../../env';
+import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { cohortSchema, createCohortBodySchema } from '../../schemas/cohort';
+import { createCohort } from '../../services/cohorts';
+import { tenantParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'post',
+  path: '/cohorts',
+  tags: ['Cohorts'],
+  summary: 'Create a cohort (a saved rule over customers)',
+  description: 'The rules are checked against the current attribute definitions and tiers. Editor role and up.',
+  security: portalSecurity,
+  request: { params: tenantParams, body: jsonBody(createCohortBodySchema) },
+  responses: {
+    201: okResponse(cohortSchema, 'The new cohort with its member count'),
+    ...errorResponses(401, 403, 404, 413, 422),
+  },
+});
+
+export function registerCohortsCreate(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { account, tenant, role } = c.get('portalAuth');
+    assertCan(role, 'edit_program');
+    const data = await createCohort(c.get('db'), tenant.id, account.id, c.req.valid('json'));
+    return c.json({ success: true as const, data }, 201);
+  });
+}

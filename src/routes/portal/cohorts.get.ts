@@ -1,0 +1,27 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { cohortSchema } from '../../schemas/cohort';
+import { getCohort } from '../../services/cohorts';
+import { cohortParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/cohorts/{cohortId}',
+  tags: ['Cohorts'],
+  summary: 'Get a cohort with its exact member count and dead keys',
+  security: portalSecurity,
+  request: { params: cohortParams },
+  responses: {
+    200: okResponse(cohortSchema, 'The cohort'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerCohortsGet(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const data = await getCohort(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('param').cohortId);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

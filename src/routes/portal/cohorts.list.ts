@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { pageQuery, pageSchema } from '../../lib/paging';
+import { cohortSchema } from '../../schemas/cohort';
+import { listCohorts } from '../../services/cohorts';
+import { tenantParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/cohorts',
+  tags: ['Cohorts'],
+  summary: 'List cohorts (newest first) with exact member counts and dead keys',
+  security: portalSecurity,
+  request: { params: tenantParams, query: pageQuery },
+  responses: {
+    200: okResponse(pageSchema(cohortSchema), 'A page of cohorts'),
+    ...errorResponses(401, 404, 422),
+  },
+});
+
+export function registerCohortsList(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const data = await listCohorts(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('query'));
+    return c.json({ success: true as const, data }, 200);
+  });
+}

@@ -1,0 +1,30 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { eligibilitySchema } from '../../schemas/tier';
+import { checkTierEligibility } from '../../services/tiers';
+import { customerTierParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/customers/{userId}/tier/{tierId}/eligibility',
+  tags: ['Customers'],
+  summary: 'Whether a customer qualifies for a tier',
+  description: "Eligible when the customer's `lifetime_xp` is at least the tier's `min_xp_threshold`.",
+  security: portalSecurity,
+  request: { params: customerTierParams },
+  responses: {
+    200: okResponse(eligibilitySchema, 'The eligibility result'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerCustomerEligibilityGet(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant } = c.get('portalAuth');
+    const { userId, tierId } = c.req.valid('param');
+    const data = await checkTierEligibility(c.get('db'), tenant.id, userId, tierId);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

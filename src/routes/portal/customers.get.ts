@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { customerSchema } from '../../schemas/customer';
+import { getCustomer } from '../../services/customers';
+import { customerParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/customers/{userId}',
+  tags: ['Customers'],
+  summary: 'Get a customer',
+  security: portalSecurity,
+  request: { params: customerParams },
+  responses: {
+    200: okResponse(customerSchema, 'The customer'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerCustomersGet(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant } = c.get('portalAuth');
+    const data = await getCustomer(c.get('db'), tenant.id, c.req.valid('param').userId);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

@@ -1,0 +1,30 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { pageSchema } from '../../lib/paging';
+import { customerListQuery, customerSchema } from '../../schemas/customer';
+import { listCustomers } from '../../services/customers';
+import { tenantParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/customers',
+  tags: ['Customers'],
+  summary: 'List customers (newest first)',
+  description: 'Optional exact filters: `external_id`, `email` (case-insensitive), `status`.',
+  security: portalSecurity,
+  request: { params: tenantParams, query: customerListQuery },
+  responses: {
+    200: okResponse(pageSchema(customerSchema), 'A page of customers'),
+    ...errorResponses(401, 404, 422),
+  },
+});
+
+export function registerCustomersList(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant } = c.get('portalAuth');
+    const data = await listCustomers(c.get('db'), tenant.id, c.req.valid('query'));
+    return c.json({ success: true as const, data }, 200);
+  });
+}

@@ -1,0 +1,28 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { internalTransactionSchema } from '../../schemas/internal-transaction';
+import { getInternalTransaction } from '../../services/internal-transactions';
+import { tenantParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/internal-transactions/{internal_transaction_id}',
+  tags: ['Internal transactions'],
+  summary: 'Get an internal transaction, with tenant and user briefs',
+  security: portalSecurity,
+  request: { params: tenantParams.extend({ internal_transaction_id: z.string().min(1) }) },
+  responses: {
+    200: okResponse(internalTransactionSchema, 'The internal transaction'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerPortalInternalTransactionGet(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant } = c.get('portalAuth');
+    const data = await getInternalTransaction(c.get('db'), tenant.id, c.req.valid('param').internal_transaction_id, { tenant });
+    return c.json({ success: true as const, data }, 200);
+  });
+}

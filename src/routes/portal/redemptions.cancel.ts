@@ -1,0 +1,32 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { assertCan } from '../../domain/permissions';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { redemptionSchema } from '../../schemas/redemption';
+import { cancelRedemption } from '../../services/redemptions';
+import { redemptionParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'post',
+  path: '/redemptions/{redemption_id}/cancel',
+  tags: ['Redemptions'],
+  summary: 'Cancel a redemption and refund it',
+  description:
+    'From initialized, pending or completed: gives the XP back (a compensating `xp_redeem` entry that does not count toward lifetime XP) and the unit of stock. A failed or canceled redemption is 409 INVALID_STATUS_TRANSITION. Editor and up.',
+  security: portalSecurity,
+  request: { params: redemptionParams },
+  responses: {
+    200: okResponse(redemptionSchema, 'The canceled redemption'),
+    ...errorResponses(401, 403, 404, 409),
+  },
+});
+
+export function registerRedemptionsCancel(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant, role } = c.get('portalAuth');
+    assertCan(role, 'edit_program');
+    const data = await cancelRedemption(c.get('db'), tenant.id, c.req.valid('param').redemption_id);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

@@ -1,0 +1,30 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { pageSchema } from '../../lib/paging';
+import { redemptionListQuery, redemptionSchema } from '../../schemas/redemption';
+import { listRedemptions } from '../../services/redemptions';
+import { tenantParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/redemptions',
+  tags: ['Redemptions'],
+  summary: 'List redemptions (newest first)',
+  description: 'Optional exact filters: `status`, `user_id`, `reward_id`.',
+  security: portalSecurity,
+  request: { params: tenantParams, query: redemptionListQuery },
+  responses: {
+    200: okResponse(pageSchema(redemptionSchema), 'A page of redemptions'),
+    ...errorResponses(401, 404, 422),
+  },
+});
+
+export function registerRedemptionsList(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant } = c.get('portalAuth');
+    const data = await listRedemptions(c.get('db'), tenant.id, c.req.valid('query'));
+    return c.json({ success: true as const, data }, 200);
+  });
+}

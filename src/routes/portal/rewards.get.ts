@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { rewardSchema } from '../../schemas/reward';
+import { getReward } from '../../services/rewards';
+import { rewardParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/rewards/{rewardId}',
+  tags: ['Rewards'],
+  summary: 'Get a reward',
+  security: portalSecurity,
+  request: { params: rewardParams },
+  responses: {
+    200: okResponse(rewardSchema, 'The reward'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerRewardsGet(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant } = c.get('portalAuth');
+    const data = await getReward(c.get('db'), tenant.id, c.req.valid('param').rewardId);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

@@ -1,0 +1,36 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { assertCan } from '../../domain/permissions';
+import type { PortalEnv } from '../../env';
+import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { internalTransactionSchema } from '../../schemas/internal-transaction';
+import { xpAdjustmentBodySchema } from '../../schemas/xp';
+import { adjustXp } from '../../services/ledger';
+import { tenantParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'post',
+  path: '/customers/{userId}/xp-adjustments',
+  tags: ['Customers'],
+  summary: "Adjust a customer's XP balance",
+  description: 'Appends a completed `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). Editor role and up.',
+  security: portalSecurity,
+  request: {
+    params: tenantParams.extend({ userId: z.string().min(1) }),
+    body: jsonBody(xpAdjustmentBodySchema),
+  },
+  responses: {
+    201: okResponse(internalTransactionSchema, 'The new internal transaction'),
+    ...errorResponses(401, 403, 404, 409, 413, 422),
+  },
+});
+
+export function registerPortalXpAdjustmentCreate(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant, role } = c.get('portalAuth');
+    assertCan(role, 'edit_program');
+    const { amount, notes } = c.req.valid('json');
+    const data = await adjustXp(c.get('db'), tenant.id, { userId: c.req.valid('param').userId, amount, notes });
+    return c.json({ success: true as const, data }, 201);
+  });
+}

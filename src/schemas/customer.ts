@@ -1,0 +1,63 @@
+import { z } from '@hono/zod-openapi';
+import { customerStatuses } from '../db/schema';
+import { findCountry } from '../domain/countries';
+import { pageQuery } from '../lib/paging';
+import { dateTime, xpString } from './common';
+
+/** The tier a customer is in: the highest `min_xp_threshold` not above `lifetime_xp`. */
+export const customerTierSchema = z.strictObject({ id: z.string(), tier_name: z.string() }).openapi('CustomerTier');
+
+/** The customer record (CONTRACT.md, Customers). */
+export const customerSchema = z
+  .strictObject({
+    id: z.string(),
+    external_id: z.string().openapi({ description: "The customer's id in the tenant's own system" }),
+    username: z.string().nullable(),
+    email: z.string().nullable(),
+    country_code: z.string().nullable().openapi({ example: 'DE' }),
+    status: z.enum(customerStatuses),
+    xp_balance: xpString,
+    lifetime_xp: xpString,
+    tier: customerTierSchema.nullable(),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .openapi('Customer');
+
+export type CustomerView = z.infer<typeof customerSchema>;
+
+/** Filters of both customer lists (gateway and portal). */
+export const customerListQuery = pageQuery.extend({
+  external_id: z.string().min(1).max(255).optional(),
+  email: z.string().min(1).max(254).optional().openapi({ description: 'Exact, case-insensitive' }),
+  status: z.enum(customerStatuses).optional(),
+});
+
+export type CustomerListQuery = z.infer<typeof customerListQuery>;
+
+const countryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/, 'Use an uppercase ISO 3166-1 alpha-2 code (e.g. DE)')
+  .refine((code) => findCountry(code) !== undefined, 'Unknown ISO 3166-1 alpha-2 country code')
+  .openapi({ example: 'DE' });
+
+/**
+ * Create or update by `external_id`. On update only the fields sent change; `null` clears one.
+ * Emails are stored lowercase so the `email` filter matches whatever case a client sends.
+ */
+export const upsertCustomerBodySchema = z
+  .strictObject({
+    external_id: z.string().trim().min(1).max(255).openapi({ example: 'user-42' }),
+    email: z.email().max(254).toLowerCase().nullable().optional().openapi({ example: 'jane@example.com' }),
+    username: z.string().trim().min(1).max(100).nullable().optional().openapi({ example: 'jane' }),
+    country_code: countryCode.nullable().optional(),
+  })
+  .openapi('UpsertCustomerBody');
+
+export type UpsertCustomerInput = z.infer<typeof upsertCustomerBodySchema>;
+
+export const customerStatusBodySchema = z
+  .strictObject({ status: z.enum(customerStatuses) })
+  .openapi('CustomerStatusBody', {
+    description: 'Allowed moves: pending->active, active->suspended, suspended->reinstated, reinstated->suspended',
+  });

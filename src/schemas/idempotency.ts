@@ -1,0 +1,18 @@
+import { z } from '@hono/zod-openapi';
+
+/**
+ * Request header of every gateway write (checked by middleware/idempotency.ts, which answers 400
+ * IDEMPOTENCY_KEY_REQUIRED before this schema is reached; declared here for the OpenAPI document).
+ */
+export const idempotencyHeaders = z.object({
+  'x-idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .openapi({ description: 'Client-chosen key (1-255 characters, per tenant): a retry with the same key and body within 24 h is answered from the stored response', example: 'order-1234-earn' }),
+});
+
+/** Response header on a replayed write. */
+export const replayedResponseHeaders = {
+  'Idempotent-Replayed': { description: '`true` when the response is the stored outcome of an earlier request with the same key', schema: { type: 'string' as const, enum: ['true'] } },
+};

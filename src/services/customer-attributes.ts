@@ -1,0 +1,64 @@
+import type { Database } from '../db/client';
+import { allDefinitionsQuery, customerValuesQuery, valueWriteStatements, type ValueWrite } from '../data/attributes';
+import { customerByIdQuery } from '../data/customers';
+import { parseAttributeValue } from '../domain/attributes';
+import { ApiError, type FieldError } from '../lib/errors';
+import type { AttributeValueEntryView, SetAttributeValuesInput } from '../schemas/attribute';
+import { toAttributeValueEntries } from '../views/attribute';
+
+/** The customer's state as read in one batch: 404 when the customer is not the tenant's. */
+async function loadCustomerValues(db: Database, tenantId: string, customerId: string) {
+  const [[customer], definitions, values] = await db.batch([
+    customerByIdQuery(db, tenantId, customerId),
+    allDefinitionsQuery(db, tenantId),
+    customerValuesQuery(db, tenantId, customerId),
+  ]);
+  if (!customer) throw ApiError.notFound('Customer');
+  return { definitions, values };
+}
+
+/** One entry per definition of the tenant, `value` null where the customer has none. */
+export async function getCustomerAttributes(db: Database, tenantId: string, customerId: string): Promise<AttributeValueEntryView[]> {
+  const { definitions, values } = await loadCustomerValues(db, tenantId, customerId);
+  return toAttributeValueEntries(definitions, values);
+}
+
+/**
+ * Sets several values at once (portal and gateway): all are checked against their types first, and
+ * a single failure writes nothing (422, one error per key at `values.<key>`). `null` clears a value.
+ * Answers the customer's entries as they are after the write.
+ */
+export async function setCustomerAttributes(
+  db: Database,
+  tenantId: string,
+  customerId: string,
+  input: SetAttributeValuesInput,
+): Promise<AttributeValueEntryView[]> {
+  const { definitions, values } = await loadCustomerValues(db, tenantId, customerId);
+  const byKey = new Map(definitions.map((definition) => [definition.key, definition]));
+  const errors: FieldError[] = [];
+  const writes: ValueWrite[] = [];
+  for (const [key, raw] of Object.entries(input.values)) {
+    const definition = byKey.get(key);
+    const path = `values.${key}`;
+    if (!definition) {
+      errors.push({ path, message: `Attribute "${key}" is not defined` });
+    } else if (raw === null) {
+      writes.push({ definitionId: definition.id, stored: null });
+    } else {
+      const parsed = parseAttributeValue(definition.type, raw);
+      if (parsed.ok) writes.push({ definitionId: definition.id, stored: parsed.value });
+      else errors.push({ path, message: `${parsed.message} (attribute "${key}" is of type ${definition.type})` });
+    }
+  }
+  if (errors.length > 0) throw new ApiError('VALIDATION_FAILED', 'Some attribute values are not valid', { errors });
+
+  const [first, ...rest] = valueWriteStatements(db, tenantId, customerId, writes);
+  if (first) await db.batch([first, ...rest]);
+  const after = new Map(values.map((value) => [value.definitionId, value]));
+  for (const { definitionId, stored } of writes) {
+    if (stored === null) after.delete(definitionId);
+    else after.set(definitionId, { definitionId, ...stored });
+  }
+  return toAttributeValueEntries(definitions, [...after.values()]);
+}

@@ -1,0 +1,99 @@
+import { env, SELF } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../src/middleware/body-limit';
+import { BASE, call, expectError } from './support/http';
+import { createTenant, portalCall, type TestTenant } from './support/world';
+
+const keysPath = (tenant: TestTenant) => `/api/v1/tenant/${tenant.id}/api-keys`;
+const bearer = (tenant: TestTenant) => ({ authorization: `Bearer ${tenant.owner.token}` });
+const oversized = () => JSON.stringify({ name: 'k', label: 'x'.repeat(MAX_BODY_BYTES) });
+
+describe('error envelope', () => {
+  it('422: one entry per field path, nested paths joined with dots', async () => {
+    const tenant = await createTenant();
+    const body = { name: '', rules: { operator: 'xor', predicates: [{ type: 'attribute', op: 'nope' }] } };
+    const error = expectError(await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/cohorts`, body), 422, 'VALIDATION_FAILED');
+    expect(error.errors.map((entry) => entry.path).sort()).toEqual(['name', 'rules.operator', 'rules.predicates.0.op']);
+    expect(error.errors.every((entry) => entry.message.length > 0)).toBe(true);
+  });
+
+  it('422: an unknown body field is reported under its own name, also when nested', async () => {
+    const tenant = await createTenant();
+    const top = expectError(await portalCall(tenant.owner, 'POST', keysPath(tenant), { name: 'k', owner: 'me' }), 422, 'VALIDATION_FAILED');
+    expect(top.errors).toEqual([{ path: 'owner', message: 'Unknown field' }]);
+    const body = { name: 'c', rules: { operator: 'and', predicates: [{ type: 'status', op: 'eq', value: 'active', colour: 'red' }] } };
+    const nested = expectError(await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/cohorts`, body), 422, 'VALIDATION_FAILED');
+    expect(nested.errors).toEqual([{ path: 'rules.predicates.0.colour', message: 'Unknown field' }]);
+  });
+
+  it('400 MALFORMED_REQUEST for a body that is not JSON', async () => {
+    const tenant = await createTenant();
+    const res = await call('POST', keysPath(tenant), { headers: { ...bearer(tenant), 'content-type': 'application/json' }, rawBody: '{"name": "k",' });
+    expectError(res, 400, 'MALFORMED_REQUEST');
+  });
+
+  it('413 PAYLOAD_TOO_LARGE for a body over 64 KiB with Content-Length', async () => {
+    const tenant = await createTenant();
+    const res = await call('POST', keysPath(tenant), { headers: { ...bearer(tenant), 'content-type': 'application/json' }, rawBody: oversized() });
+    expectError(res, 413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`);
+  });
+
+  it('413 PAYLOAD_TOO_LARGE for a streamed body over 64 KiB without Content-Length', async () => {
+    const tenant = await createTenant();
+    const bytes = new TextEncoder().encode(oversized());
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let offset = 0; offset < bytes.length; offset += 8192) controller.enqueue(bytes.slice(offset, offset + 8192));
+        controller.close();
+      },
+    });
+    const request = new Request(`${BASE}${keysPath(tenant)}`, { method: 'POST', headers: { ...bearer(tenant), 'content-type': 'application/json' }, body: stream });
+    expect(request.headers.has('content-length')).toBe(false);
+    const response = await SELF.fetch(request);
+    const text = await response.text();
+    expectError({ status: response.status, headers: response.headers, body: JSON.parse(text), text }, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('accepts a body of exactly 64 KiB (the limit is inclusive)', async () => {
+    const tenant = await createTenant();
+    const filler = MAX_BODY_BYTES - JSON.stringify({ name: 'k', owner: '' }).length;
+    const res = await call('POST', keysPath(tenant), { headers: { ...bearer(tenant), 'content-type': 'application/json' }, rawBody: JSON.stringify({ name: 'k', owner: 'x'.repeat(filler) }) });
+    expectError(res, 422, 'VALIDATION_FAILED');
+  });
+
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain' }],
+    ['no content type', {}],
+  ])('415 UNSUPPORTED_MEDIA_TYPE for a JSON body sent as %s', async (_case, headers) => {
+    const tenant = await createTenant();
+    const res = await call('POST', keysPath(tenant), { headers: { ...bearer(tenant), ...headers }, rawBody: '{"name":"k"}' });
+    expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('404 NOT_FOUND for an unknown route or method', async () => {
+    expectError(await call('GET', '/api/v1/no-such-thing'), 404, 'NOT_FOUND', 'No route for GET /api/v1/no-such-thing');
+    expectError(await call('DELETE', '/api/v1/info'), 404, 'NOT_FOUND');
+    expectError(await call('GET', '/'), 404, 'NOT_FOUND');
+  });
+
+  it('500 INTERNAL leaks no stack, SQL or driver text, only the request id', async () => {
+    const tenant = await createTenant();
+    // Make D1 fail for real: the route's table is gone (restored afterwards; storage is per file).
+    await env.DB.prepare('ALTER TABLE api_keys RENAME TO api_keys_hidden').run();
+    try {
+      const res = await call('GET', keysPath(tenant), { headers: { ...bearer(tenant), 'x-request-id': 'req-test-500' } });
+      const error = expectError(res, 500, 'INTERNAL', 'Internal error (request id req-test-500)');
+      expect(error).toEqual({
+        success: false,
+        data: null,
+        errors: [{ path: '', message: 'Internal error (request id req-test-500)' }],
+        message: 'Internal error (request id req-test-500)',
+        error: { code: 'INTERNAL', message: 'Internal error (request id req-test-500)' },
+      });
+      expect(res.headers.get('x-request-id')).toBe('req-test-500');
+      expect(res.text).not.toMatch(/api_keys|select|sqlite|D1_|no such table|at \w+ \(/i);
+    } finally {
+      await env.DB.prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
+    }
+  });
+});

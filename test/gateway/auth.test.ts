@@ -1,0 +1,299 @@
+import { env } from 'cloudflare:test';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { hmacHex, signingString } from '../../src/auth/signature';
+import { insertApiKey } from '../../src/data/api-keys';
+import { apiKeys, customers, idempotencyRecords, internalTransactions } from '../../src/db/schema';
+import { newId } from '../../src/lib/ids';
+import { unixSeconds } from '../../src/lib/time';
+import { call, expectError, type JsonResponse } from '../support/http';
+import { createTenant, createTestApiKey, db, portalCall, type TestApiKey } from '../support/world';
+
+const TOLERANCE = Number(env.SIGNATURE_TOLERANCE_SECONDS);
+const TX_PATH = '/api/v1/gateway/internal-transactions';
+const XP_PATH = '/api/v1/gateway/xp';
+
+type Signing = {
+  /** The exact string sent as the body (writes). */
+  body?: string;
+  /** What the client signed, when it differs from what is sent. */
+  signedMethod?: string;
+  signedUrl?: string;
+  signedBody?: string;
+  timestamp?: string;
+  secret?: string;
+  headers?: Record<string, string>;
+  omit?: string[];
+};
+
+/** A gateway request signed by hand, so each test can get exactly one part of the recipe wrong. */
+async function send(key: TestApiKey, method: string, path: string, signing: Signing = {}): Promise<JsonResponse> {
+  const timestamp = signing.timestamp ?? String(unixSeconds());
+  const message = signingString({
+    timestamp,
+    method: signing.signedMethod ?? method,
+    url: signing.signedUrl ?? path,
+    body: signing.signedBody ?? signing.body ?? '',
+  });
+  const headers: Record<string, string> = {
+    'X-Tenant-Key': key.keyId,
+    'X-Tenant-Timestamp': timestamp,
+    'X-Tenant-Signature': await hmacHex(signing.secret ?? key.secret, message),
+  };
+  if (signing.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    headers['X-Idempotency-Key'] = newId('idem');
+  }
+  Object.assign(headers, signing.headers);
+  for (const name of signing.omit ?? []) delete headers[name];
+  return call(method, path, { headers, rawBody: signing.body });
+}
+
+function expectDenied(res: JsonResponse, message: string | RegExp) {
+  const body = expectError(res, 401, 'AUTH_INVALID_CREDENTIALS', message);
+  expect(body.data).toBeNull();
+  expect(body.errors).toEqual([{ path: '', message: body.error.message }]);
+  expect(body.message).toBe(body.error.message);
+}
+
+/** Authenticated: the request got past the gateway checks (the route then answers what it answers). */
+function expectAuthenticated(res: JsonResponse) {
+  expect(res.status, res.text).not.toBe(401);
+}
+
+async function setup() {
+  const tenant = await createTenant();
+  const key = await createTestApiKey(tenant.id);
+  return { tenant, key };
+}
+
+async function seedCustomer(tenantId: string) {
+  const id = newId('cus');
+  await db().insert(customers).values({ id, tenantId, externalId: id, status: 'active' });
+  return id;
+}
+
+const earnBody = (userId: string, amount = '10') => JSON.stringify({ user_id: userId, type: 'xp_earn', amount });
+
+describe('gateway authentication: headers', () => {
+  it.each(['X-Tenant-Key', 'X-Tenant-Timestamp', 'X-Tenant-Signature'])('rejects a request without %s', async (header) => {
+    const { key } = await setup();
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { omit: [header] }), `Missing ${header} header`);
+  });
+
+  it('reads header names case-insensitively', async () => {
+    const { key } = await setup();
+    const timestamp = String(unixSeconds());
+    const signature = await hmacHex(key.secret, signingString({ timestamp, method: 'GET', url: `${TX_PATH}/itx_x`, body: '' }));
+    for (const [k, t, s] of [
+      ['x-tenant-key', 'x-tenant-timestamp', 'x-tenant-signature'],
+      ['X-TENANT-KEY', 'X-TENANT-TIMESTAMP', 'X-TENANT-SIGNATURE'],
+    ] as const) {
+      const res = await call('GET', `${TX_PATH}/itx_x`, { headers: { [k]: key.keyId, [t]: timestamp, [s]: signature } });
+      expectError(res, 404, 'NOT_FOUND');
+    }
+  });
+
+  it('rejects an unknown key id', async () => {
+    const { key } = await setup();
+    expectDenied(await send({ ...key, keyId: 'key_doesnotexist' }, 'GET', `${TX_PATH}/itx_x`), 'Unknown API key');
+  });
+
+  it('rejects a signature that is not lowercase hex', async () => {
+    const { key } = await setup();
+    const timestamp = String(unixSeconds());
+    const signature = await hmacHex(key.secret, signingString({ timestamp, method: 'GET', url: `${TX_PATH}/itx_x`, body: '' }));
+    const res = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, headers: { 'X-Tenant-Signature': signature.toUpperCase() } });
+    expectDenied(res, 'Signature is not lowercase hex HMAC-SHA256');
+  });
+});
+
+describe('gateway authentication: timestamp (checked first, without the secret)', () => {
+  it.each([
+    ['older', -(TOLERANCE + 60)],
+    ['newer', TOLERANCE + 60],
+  ])('rejects a timestamp %s than the tolerance', async (_case, offset) => {
+    const { key } = await setup();
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp: String(unixSeconds() + offset) }), 'Timestamp is not current');
+  });
+
+  it.each([
+    ['behind', -(TOLERANCE - 60)],
+    ['ahead', TOLERANCE - 60],
+  ])('accepts a clock %s within the tolerance', async (_case, offset) => {
+    const { key } = await setup();
+    expectError(await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp: String(unixSeconds() + offset) }), 404, 'NOT_FOUND');
+  });
+
+  it('rejects milliseconds instead of seconds', async () => {
+    const { key } = await setup();
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp: String(Date.now()) }), 'Timestamp is in milliseconds, not Unix seconds');
+  });
+
+  it.each(['soon', '1.7e9', `${unixSeconds()}.5`, `-${unixSeconds()}`, `0x${unixSeconds().toString(16)}`])('rejects the non-numeric timestamp %j', async (timestamp) => {
+    const { key } = await setup();
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp }), 'Timestamp is not a whole number of Unix seconds');
+  });
+
+  it('rejects a stale timestamp before looking at the key or its secret', async () => {
+    const tenant = await createTenant();
+    const broken = await insertApiKey(db(), {
+      id: newId('apk'),
+      tenantId: tenant.id,
+      keyId: `key_${newId('x').slice(2)}`,
+      name: 'corrupt',
+      label: 'corrupt',
+      secretCiphertext: 'not.a-ciphertext',
+      secretPrefix: 'sk_',
+      secretSuffix: 'xxxx',
+    });
+    const key = { id: broken.id, keyId: broken.keyId, secret: 'sk_irrelevant', tenantId: tenant.id };
+    const stale = String(unixSeconds() - TOLERANCE - 60);
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp: stale }), 'Timestamp is not current');
+    expectDenied(await send({ ...key, keyId: 'key_unknown' }, 'GET', `${TX_PATH}/itx_x`, { timestamp: stale }), 'Timestamp is not current');
+    // With a current timestamp the secret is needed, and this one cannot be decrypted: a server fault.
+    expectError(await send(key, 'GET', `${TX_PATH}/itx_x`), 500, 'INTERNAL', /^Internal error \(request id [^)]+\)$/);
+  });
+});
+
+describe('gateway authentication: signature', () => {
+  it('accepts the signature of the compact JSON when the sent body is formatted differently (the server re-serializes)', async () => {
+    const { tenant, key } = await setup();
+    const userId = await seedCustomer(tenant.id);
+    const compact = earnBody(userId);
+    const pretty = JSON.stringify(JSON.parse(compact), null, 2);
+    const res = await send(key, 'POST', XP_PATH, { body: pretty, signedBody: compact });
+    expect(res.status, res.text).toBe(201);
+  });
+
+  it('rejects a body changed after signing', async () => {
+    const { tenant, key } = await setup();
+    const userId = await seedCustomer(tenant.id);
+    expectDenied(await send(key, 'POST', XP_PATH, { body: earnBody(userId, '20'), signedBody: earnBody(userId, '10') }), 'Signature mismatch');
+  });
+
+  it('names the body check when the signature covers no body', async () => {
+    const { tenant, key } = await setup();
+    const userId = await seedCustomer(tenant.id);
+    const res = await send(key, 'POST', XP_PATH, { body: earnBody(userId), signedBody: '' });
+    expectDenied(res, 'Signed body differs from the sent body (the signature covers an empty body)');
+  });
+
+  it('names the body check when the raw formatted bytes were signed instead of the compact JSON', async () => {
+    const { tenant, key } = await setup();
+    const userId = await seedCustomer(tenant.id);
+    const pretty = JSON.stringify(JSON.parse(earnBody(userId)), null, 2);
+    expectDenied(await send(key, 'POST', XP_PATH, { body: pretty }), /^Signed body differs from the sent body \(the server hashes the body re-serialized/);
+  });
+
+  it('authenticates before parsing: a signed malformed body is a 400, an unsigned one a 401', async () => {
+    const { key } = await setup();
+    expectError(await send(key, 'POST', XP_PATH, { body: '{"user_id":' }), 400, 'MALFORMED_REQUEST');
+    expectDenied(await send(key, 'POST', XP_PATH, { body: '{"user_id":', signedBody: '{}' }), 'Signature mismatch');
+  });
+
+  it('rejects a url signed without the /api/v1 prefix', async () => {
+    const { key } = await setup();
+    const path = `${TX_PATH}/itx_x`;
+    expectDenied(await send(key, 'GET', path, { signedUrl: path.slice('/api/v1'.length) }), 'Signed url differs from the sent url (sign the path from /api/v1 on)');
+  });
+
+  it('signs the query string in the order sent', async () => {
+    const { key } = await setup();
+    const sent = `${TX_PATH}?type=xp_earn&status=completed`;
+    expect((await send(key, 'GET', sent)).status).toBe(200);
+    const reordered = `${TX_PATH}?status=completed&type=xp_earn`;
+    expectDenied(await send(key, 'GET', sent, { signedUrl: reordered }), 'Signed url differs from the sent url (query parameters are signed in the order sent)');
+  });
+
+  it('rejects a query string added after signing', async () => {
+    const { key } = await setup();
+    expectDenied(await send(key, 'GET', `${TX_PATH}?status=failed`, { signedUrl: TX_PATH }), 'Signed url differs from the sent url (the query string is part of the signed url)');
+  });
+
+  it('rejects a lowercase verb in the signing string', async () => {
+    const { key } = await setup();
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { signedMethod: 'get' }), 'Verb in the signing string is not uppercase');
+  });
+
+  it('rejects the key id of one key with the secret of another', async () => {
+    const { tenant, key } = await setup();
+    const other = await createTestApiKey(tenant.id);
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { secret: other.secret }), 'Signature mismatch');
+  });
+
+  it('fails a repeated identical request the same way', async () => {
+    const { key } = await setup();
+    const timestamp = String(unixSeconds());
+    const first = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, signedMethod: 'get' });
+    const second = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, signedMethod: 'get' });
+    expectDenied(first, 'Verb in the signing string is not uppercase');
+    expect(second.status).toBe(401);
+    expect(second.text).toBe(first.text);
+  });
+});
+
+describe('gateway authentication: key status and tenant', () => {
+  it('fails the very next identical request after revocation through the portal, and every repeat', async () => {
+    const { tenant, key } = await setup();
+    const timestamp = String(unixSeconds());
+    const request = () => send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp });
+    expectError(await request(), 404, 'NOT_FOUND');
+    const revoked = await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/api-keys/${key.id}/revoke`);
+    expect(revoked.status, revoked.text).toBe(200);
+    const next = await request();
+    expectDenied(next, 'API key is revoked or expired');
+    expect((await request()).text).toBe(next.text);
+  });
+
+  it('fails at once when only D1 knows of the revocation (another location), and the same way on retry', async () => {
+    const { key } = await setup();
+    const timestamp = String(unixSeconds());
+    const request = () => send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp });
+    expectError(await request(), 404, 'NOT_FOUND');
+    await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
+    const next = await request();
+    expectDenied(next, 'API key is revoked or expired');
+    expect((await request()).text).toBe(next.text);
+  });
+
+  it('rejects an expired key', async () => {
+    const tenant = await createTenant();
+    const key = await createTestApiKey(tenant.id, { expiresAt: '2020-01-01T00:00:00.000Z' });
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`), 'API key is revoked or expired');
+  });
+
+  it('rejects a key whose expiry passed while caches still hold it as active', async () => {
+    const { key } = await setup();
+    expectError(await send(key, 'GET', `${TX_PATH}/itx_x`), 404, 'NOT_FOUND');
+    await db().update(apiKeys).set({ expiresAt: '2020-01-01T00:00:00.000Z' }).where(eq(apiKeys.id, key.id));
+    expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`), 'API key is revoked or expired');
+  });
+
+  it('rolls back the whole first batch of a write with a revoked key (the guard rides in it)', async () => {
+    const { tenant, key } = await setup();
+    const userId = await seedCustomer(tenant.id);
+    expect((await send(key, 'POST', XP_PATH, { body: earnBody(userId) })).status).toBe(201);
+    await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
+
+    expectDenied(await send(key, 'POST', XP_PATH, { body: earnBody(userId, '25') }), 'API key is revoked or expired');
+    const [customer] = await db().select().from(customers).where(eq(customers.id, userId));
+    expect(customer?.xpBalance).toBe(10);
+    const rows = await db().select().from(internalTransactions).where(and(eq(internalTransactions.tenantId, tenant.id), eq(internalTransactions.userId, userId)));
+    expect(rows).toHaveLength(1);
+    // Not even the idempotency claim, the first statement after the guard, was kept.
+    expect(await db().select().from(idempotencyRecords).where(eq(idempotencyRecords.tenantId, tenant.id))).toHaveLength(1);
+  });
+
+  it('answers 404, not 200, when a key of another tenant reads this tenant’s transaction', async () => {
+    const mine = await createTenant();
+    const theirs = await createTenant();
+    const theirKey = await createTestApiKey(theirs.id);
+    const userId = await seedCustomer(mine.id);
+    const txId = newId('itx');
+    await db().insert(internalTransactions).values({ id: txId, tenantId: mine.id, userId, type: 'xp_earn', amount: 5, status: 'completed' });
+    const myKey = await createTestApiKey(mine.id);
+    expect((await send(myKey, 'GET', `${TX_PATH}/${txId}`)).status).toBe(200);
+    expectError(await send(theirKey, 'GET', `${TX_PATH}/${txId}`), 404, 'NOT_FOUND');
+  });
+});

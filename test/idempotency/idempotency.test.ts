@@ -1,0 +1,184 @@
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { signRequest } from '../../src/auth/signature';
+import { idempotencyRecords } from '../../src/db/schema';
+import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
+import { call, expectError, expectOk } from '../support/http';
+import { createCustomer, ledgerState } from '../support/ledger';
+import { createTenant, createTestApiKey, db, gatewayCall, type TestApiKey } from '../support/world';
+
+const XP = '/api/v1/gateway/xp';
+
+async function setup() {
+  const tenant = await createTenant();
+  const key = await createTestApiKey(tenant.id);
+  const userId = await createCustomer(tenant.id);
+  return { tenant, key, userId };
+}
+
+async function recordOf(tenantId: string, idempotencyKey: string) {
+  const [record] = await db().select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, idempotencyKey)));
+  return record;
+}
+
+const earnWith = (key: TestApiKey, idempotencyKey: string | null, body: unknown, headers?: Record<string, string>) =>
+  gatewayCall(key, 'POST', XP, { body, idempotencyKey, headers });
+
+describe('gateway idempotency (X-Idempotency-Key)', () => {
+  it('replays the stored response byte for byte with Idempotent-Replayed: true, and runs the write once', async () => {
+    const { tenant, key, userId } = await setup();
+    const body = { user_id: userId, type: 'xp_earn', amount: '70' };
+    const first = await earnWith(key, 'order-1', body);
+    expectOk(first, 201, internalTransactionSchema);
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull();
+
+    const replay = await earnWith(key, 'order-1', body);
+    expect(replay.status).toBe(201);
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 70, entries: 1 });
+  });
+
+  it('treats the same JSON with other formatting as the same request', async () => {
+    const { key, userId } = await setup();
+    const first = await earnWith(key, 'fmt-1', { user_id: userId, type: 'xp_earn', amount: '5' });
+    const spaced = `{ "user_id": "${userId}",\n  "type": "xp_earn", "amount": "5" }`;
+    // The server verifies the signature over the re-serialized body (spec rule 2), so sign that.
+    const signed = await signRequest({ keyId: key.keyId, secret: key.secret, method: 'POST', url: XP, body: JSON.stringify(JSON.parse(spaced)) });
+    const headers = { ...signed, 'content-type': 'application/json', 'X-Idempotency-Key': 'fmt-1' };
+    const replay = await call('POST', XP, { headers, rawBody: spaced });
+    expect(replay.status).toBe(201);
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('answers 422 IDEMPOTENCY_KEY_REUSED for the same key with a different body, and runs nothing', async () => {
+    const { tenant, key, userId } = await setup();
+    expectOk(await earnWith(key, 'reuse-1', { user_id: userId, type: 'xp_earn', amount: '10' }), 201, internalTransactionSchema);
+    const body = expectError(await earnWith(key, 'reuse-1', { user_id: userId, type: 'xp_earn', amount: '11' }), 422, 'IDEMPOTENCY_KEY_REUSED', /different request body/);
+    expect(body.errors[0]?.path).toBe('X-Idempotency-Key');
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 10, entries: 1 });
+  });
+
+  it('answers 422 IDEMPOTENCY_KEY_REUSED for the same key on another route or method', async () => {
+    const { key, userId } = await setup();
+    const body = { user_id: userId, type: 'xp_earn', amount: '10' };
+    expectOk(await earnWith(key, 'route-1', body), 201, internalTransactionSchema);
+    const otherPath = await gatewayCall(key, 'POST', '/api/v1/gateway/customers', { body, idempotencyKey: 'route-1' });
+    expectError(otherPath, 422, 'IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for POST /api/v1/gateway/xp');
+    const otherMethod = await gatewayCall(key, 'DELETE', XP, { idempotencyKey: 'route-1' });
+    expectError(otherMethod, 422, 'IDEMPOTENCY_KEY_REUSED', /POST \/api\/v1\/gateway\/xp/);
+  });
+
+  it('answers 400 IDEMPOTENCY_KEY_REQUIRED for a missing, empty or over-long key, before anything runs', async () => {
+    const { tenant, key, userId } = await setup();
+    const body = { user_id: userId, type: 'xp_earn', amount: '10' };
+    const missing = expectError(await earnWith(key, null, body), 400, 'IDEMPOTENCY_KEY_REQUIRED', /required/);
+    expect(missing.errors[0]?.path).toBe('X-Idempotency-Key');
+    expectError(await earnWith(key, null, body, { 'X-Idempotency-Key': '' }), 400, 'IDEMPOTENCY_KEY_REQUIRED');
+    expectError(await earnWith(key, 'k'.repeat(256), body), 400, 'IDEMPOTENCY_KEY_REQUIRED', /255/);
+    expectOk(await earnWith(key, 'k'.repeat(255), body), 201, internalTransactionSchema);
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 10, entries: 1 });
+  });
+
+  it('does not need a key on reads', async () => {
+    const { key } = await setup();
+    expect((await gatewayCall(key, 'GET', '/api/v1/gateway/internal-transactions', { idempotencyKey: null })).status).toBe(200);
+  });
+
+  it('does not store a validation failure: a corrected retry with the same key succeeds', async () => {
+    const { tenant, key, userId } = await setup();
+    expectError(await earnWith(key, 'fix-1', { user_id: userId, type: 'xp_earn', amount: '1.5' }), 422, 'VALIDATION_FAILED');
+    const fixed = await earnWith(key, 'fix-1', { user_id: userId, type: 'xp_earn', amount: '2' });
+    expectOk(fixed, 201, internalTransactionSchema);
+    expect(fixed.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 2, entries: 1 });
+  });
+
+  it('stores other 4xx outcomes and replays them', async () => {
+    const { key } = await setup();
+    const body = { user_id: 'cus_missing', type: 'xp_earn', amount: '5' };
+    const first = await earnWith(key, 'nf-1', body);
+    expectError(first, 404, 'NOT_FOUND');
+    const replay = await earnWith(key, 'nf-1', body);
+    expectError(replay, 404, 'NOT_FOUND');
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('answers 409 IDEMPOTENCY_KEY_IN_USE while the first request is in flight, without storing anything', async () => {
+    const { tenant, key, userId } = await setup();
+    const body = { user_id: userId, type: 'xp_earn', amount: '5' };
+    // The fingerprint does not involve the key: copy this request's finished record as an unfinished claim.
+    expectOk(await earnWith(key, 'probe', body), 201, internalTransactionSchema);
+    const probe = await recordOf(tenant.id, 'probe');
+    await db().insert(idempotencyRecords).values({ ...probe!, key: 'busy-1', responseStatus: null, responseBody: null, expiresAt: new Date(Date.now() + 60_000).toISOString() });
+
+    expectError(await earnWith(key, 'busy-1', body), 409, 'IDEMPOTENCY_KEY_IN_USE', /in progress/);
+    expect((await recordOf(tenant.id, 'busy-1'))?.responseStatus).toBeNull();
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 5, entries: 1 });
+  });
+
+  it('treats an expired record as absent: the key runs again', async () => {
+    const { tenant, key, userId } = await setup();
+    const past = new Date(Date.now() - 1000).toISOString();
+    await db().insert(idempotencyRecords).values({
+      tenantId: tenant.id,
+      key: 'old-1',
+      method: 'POST',
+      path: '/api/v1/gateway/other',
+      requestHash: 'stale',
+      responseStatus: 201,
+      responseBody: '{"stale":true}',
+      createdAt: new Date(Date.now() - 25 * 3600_000).toISOString(),
+      expiresAt: past,
+    });
+    const res = await earnWith(key, 'old-1', { user_id: userId, type: 'xp_earn', amount: '9' });
+    expectOk(res, 201, internalTransactionSchema);
+    expect(res.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 9, entries: 1 });
+  });
+
+  it('scopes keys per tenant', async () => {
+    const a = await setup();
+    const b = await setup();
+    const resA = await earnWith(a.key, 'shared-key', { user_id: a.userId, type: 'xp_earn', amount: '3' });
+    const resB = await earnWith(b.key, 'shared-key', { user_id: b.userId, type: 'xp_earn', amount: '4' });
+    expectOk(resA, 201, internalTransactionSchema);
+    expectOk(resB, 201, internalTransactionSchema);
+    expect(resB.headers.get('Idempotent-Replayed')).toBeNull();
+  });
+
+  it('executes 50 concurrent requests with one key exactly once', async () => {
+    const { tenant, key, userId } = await setup();
+    const body = { user_id: userId, type: 'xp_earn', amount: '100' };
+    const responses = await Promise.all(Array.from({ length: 50 }, () => earnWith(key, 'burst-1', body)));
+
+    const originals = responses.filter((res) => res.status === 201 && res.headers.get('Idempotent-Replayed') === null);
+    expect(originals).toHaveLength(1);
+    const original = originals[0]!;
+    for (const res of responses) {
+      if (res === original) continue;
+      if (res.status === 409) expectError(res, 409, 'IDEMPOTENCY_KEY_IN_USE');
+      else {
+        expect(res.status, res.text).toBe(201);
+        expect(res.headers.get('Idempotent-Replayed')).toBe('true');
+        expect(res.text).toBe(original.text);
+      }
+    }
+    expect(await ledgerState(tenant.id, userId)).toEqual({ balance: 100, lifetime: 100, ledgerSum: 100, entries: 1 });
+    // Once the first finished, the key replays (the 409s were not stored).
+    const later = await earnWith(key, 'burst-1', body);
+    expect(later.text).toBe(original.text);
+    expect(later.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('keeps the outcome for 24 hours', async () => {
+    const { tenant, key, userId } = await setup();
+    expectOk(await earnWith(key, 'day-1', { user_id: userId, type: 'xp_earn', amount: '1' }), 201, internalTransactionSchema);
+    const record = await recordOf(tenant.id, 'day-1');
+    expect(record?.responseStatus).toBe(201);
+    expect(Date.parse(record!.expiresAt) - Date.parse(record!.createdAt)).toBe(24 * 3600_000);
+  });
+});

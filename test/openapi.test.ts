@@ -1,0 +1,126 @@
+import { z } from '@hono/zod-openapi';
+import { describe, expect, it } from 'vitest';
+import { call } from './support/http';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+const responseSchema = z.looseObject({
+  description: z.string(),
+  content: z.record(z.string(), z.looseObject({ schema: z.looseObject({ $ref: z.string().optional() }) })).optional(),
+});
+const operationSchema = z.looseObject({
+  operationId: z.string().optional(),
+  security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
+  parameters: z.array(z.looseObject({ name: z.string(), in: z.enum(['path', 'query', 'header', 'cookie']), required: z.boolean().optional() })).optional(),
+  responses: z.record(z.string(), responseSchema),
+});
+type Operation = z.infer<typeof operationSchema>;
+const documentSchema = z.looseObject({
+  openapi: z.literal('3.1.0'),
+  info: z.looseObject({ title: z.string().min(1), version: z.string().min(1) }),
+  servers: z.array(z.looseObject({ url: z.string() })),
+  paths: z.record(z.string().regex(/^\//), z.looseObject(Object.fromEntries(METHODS.map((m) => [m, operationSchema.optional()])))),
+  components: z.looseObject({
+    schemas: z.record(z.string(), z.unknown()),
+    securitySchemes: z.record(z.string(), z.looseObject({ type: z.string() })),
+  }),
+});
+type OpenApiDocument = z.infer<typeof documentSchema>;
+
+async function fetchDocument(): Promise<{ doc: OpenApiDocument; text: string }> {
+  const res = await call('GET', '/api/v1/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  return { doc: documentSchema.parse(res.body), text: res.text };
+}
+
+function operations(doc: OpenApiDocument): Array<{ path: string; method: string; op: Operation }> {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const op = item[method] as Operation | undefined;
+      return op ? [{ path, method, op }] : [];
+    }),
+  );
+}
+
+const gatewayRequirement = { gatewayKey: [], gatewayTimestamp: [], gatewaySignature: [] };
+
+describe('OpenAPI document', () => {
+  it('is an OpenAPI 3.1 document with the portal bearer and the three gateway header schemes', async () => {
+    const { doc } = await fetchDocument();
+    expect(doc.servers.map((server) => server.url)).toEqual(['/api/v1']);
+    expect(doc.components.securitySchemes).toMatchObject({
+      portalBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      gatewayKey: { type: 'apiKey', in: 'header', name: 'x-tenant-key' },
+      gatewayTimestamp: { type: 'apiKey', in: 'header', name: 'x-tenant-timestamp' },
+      gatewaySignature: { type: 'apiKey', in: 'header', name: 'x-tenant-signature' },
+    });
+  });
+
+  it('is internally consistent: path parameters declared, refs resolved, security schemes defined, operation ids unique', async () => {
+    const { doc, text } = await fetchDocument();
+    for (const { path, method, op } of operations(doc)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
+      const declared = (op.parameters ?? []).filter((p) => p.in === 'path');
+      expect(declared.map((p) => p.name).sort(), where).toEqual(templated);
+      expect(declared.every((p) => p.required === true), where).toBe(true);
+      expect(Object.keys(op.responses).length, where).toBeGreaterThan(0);
+      for (const requirement of op.security ?? []) {
+        for (const scheme of Object.keys(requirement)) expect(doc.components.securitySchemes, where).toHaveProperty(scheme);
+      }
+    }
+    const ids = operations(doc).flatMap(({ op }) => (op.operationId ? [op.operationId] : []));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [, name] of text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) {
+      expect(doc.components.schemas, `$ref ${name}`).toHaveProperty(name!);
+    }
+  });
+
+  it('answers every error status with the ErrorEnvelope, and documents 500 everywhere', async () => {
+    const { doc } = await fetchDocument();
+    for (const { path, method, op } of operations(doc)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.responses, where).toHaveProperty('500');
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) < 400) continue;
+        expect(response.content?.['application/json']?.schema.$ref, `${where} ${status}`).toBe('#/components/schemas/ErrorEnvelope');
+      }
+    }
+    expect(doc.components.schemas.ErrorEnvelope).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['success', 'data', 'errors', 'message', 'error']),
+    });
+  });
+
+  it('secures every gateway operation with the three headers together and every tenant operation with the bearer', async () => {
+    const { doc } = await fetchDocument();
+    for (const { path, method, op } of operations(doc)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (path.startsWith('/gateway/')) expect(op.security, where).toEqual([gatewayRequirement]);
+      if (path.startsWith('/tenant/')) expect(op.security, where).toEqual([{ portalBearer: [] }]);
+    }
+  });
+
+  it('describes the API key routes, with the secret only in the create response', async () => {
+    const { doc } = await fetchDocument();
+    const keys = doc.paths['/tenant/{tenantId}/api-keys'];
+    const revoke = doc.paths['/tenant/{tenantId}/api-keys/{id}/revoke'];
+    expect(keys?.get?.responses).toHaveProperty('403');
+    expect(keys?.get?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'page', 'limit']));
+    expect(keys?.post?.responses).toHaveProperty('201');
+    expect(revoke?.post?.responses).toHaveProperty('200');
+    expect(doc.paths['/gateway/internal-transactions/{internal_transaction_id}']?.get?.responses).toHaveProperty('401');
+    const record = z.looseObject({ properties: z.record(z.string(), z.unknown()), additionalProperties: z.literal(false) });
+    expect(Object.keys(record.parse(doc.components.schemas.ApiKey).properties)).not.toContain('secret');
+    expect(Object.keys(record.parse(doc.components.schemas.CreatedApiKey).properties)).toContain('secret');
+  });
+
+  it('serves the interactive docs as HTML', async () => {
+    const res = await call('GET', '/api/v1/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.text).toMatch(/swagger/i);
+    expect(res.text).toContain('/api/v1/openapi.json');
+  });
+});

@@ -1,0 +1,36 @@
+import { z } from '@hono/zod-openapi';
+import { describe, expect, it } from 'vitest';
+import { currentAccountSchema } from '../../src/schemas/account';
+import { tenantSchema } from '../../src/schemas/tenant';
+import { call, expectError, expectOk } from '../support/http';
+import { addMember, createPerson, createTenant, portalCall } from '../support/world';
+
+describe('GET /user/me', () => {
+  it('returns the account with no memberships', async () => {
+    const person = await createPerson();
+    const me = expectOk(await portalCall(person, 'GET', '/api/v1/user/me'), 200, currentAccountSchema);
+    expect(me).toMatchObject({ id: person.accountId, email: person.email, memberships: [] });
+  });
+
+  it('lists the tenants the account belongs to, with its role in each', async () => {
+    const tenant = await createTenant();
+    const person = await addMember(tenant.id, 'editor');
+    const own = expectOk(await portalCall(person, 'POST', '/api/v1/tenants', { name: 'Zeta Shop', slug: `zeta-${Date.now().toString(36)}` }), 201, tenantSchema);
+    const me = expectOk(await portalCall(person, 'GET', '/api/v1/user/me'), 200, currentAccountSchema);
+    expect(me.memberships).toHaveLength(2);
+    expect(me.memberships).toContainEqual({ tenant: { id: tenant.id, name: tenant.name, slug: tenant.slug }, role: 'editor' });
+    expect(me.memberships).toContainEqual({ tenant: { id: own.id, name: own.name, slug: own.slug }, role: 'super_admin' });
+  });
+
+  it('does not list a tenant the account was removed from', async () => {
+    const tenant = await createTenant();
+    const person = await addMember(tenant.id, 'viewer');
+    expectOk(await portalCall(tenant.owner, 'DELETE', `/api/v1/tenant/${tenant.id}/members/${person.accountId}`), 200, z.null());
+    const me = expectOk(await portalCall(person, 'GET', '/api/v1/user/me'), 200, currentAccountSchema);
+    expect(me.memberships).toEqual([]);
+  });
+
+  it('requires a token (401)', async () => {
+    expectError(await call('GET', '/api/v1/user/me'), 401, 'UNAUTHENTICATED');
+  });
+});

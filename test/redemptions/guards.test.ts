@@ -1,0 +1,51 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { isAlreadyRefunded, isRedemptionRejected, redemptionGuardStatement } from '../../src/data/redemptions';
+import { ledgerEntryStatements } from '../../src/data/ledger';
+import { customers, rewards } from '../../src/db/schema';
+import { newId } from '../../src/lib/ids';
+import { customerWithXp, insertReward, insertTier } from '../support/rewards';
+import { createTenant, db } from '../support/world';
+
+/**
+ * The write-time guards behind the HTTP behaviour, which a test cannot reliably race through the
+ * Worker: the redemption guard re-checks statuses and tier inside the write batch, and the ledger
+ * takes at most one refund per redemption.
+ */
+describe('redemption write guards', () => {
+  async function guardOutcome(tenantId: string, userId: string, rewardId: string) {
+    const statement = redemptionGuardStatement(db(), { tenantId, redemptionId: newId('red'), userId, rewardId });
+    return db().batch([statement]).then(
+      () => 'allowed',
+      (error: unknown) => (isRedemptionRejected(error) ? 'rejected' : error),
+    );
+  }
+
+  it('passes for an eligible customer and aborts the batch once the customer, reward or tier no longer allow it', async () => {
+    const tenant = await createTenant();
+    const gold = await insertTier(tenant.id, 'Gold', 100);
+    const userId = await customerWithXp(tenant.id, 100);
+    const reward = await insertReward(tenant.id, { minTierId: gold });
+    expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('allowed');
+
+    await db().update(rewards).set({ status: 'archived' }).where(eq(rewards.id, reward.id));
+    expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('rejected');
+    await db().update(rewards).set({ status: 'active', minTierId: await insertTier(tenant.id, 'Platinum', 101) }).where(eq(rewards.id, reward.id));
+    expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('rejected');
+    await db().update(rewards).set({ minTierId: null }).where(eq(rewards.id, reward.id));
+    await db().update(customers).set({ status: 'suspended' }).where(eq(customers.id, userId));
+    expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('rejected');
+    const other = await createTenant();
+    expect(await guardOutcome(other.id, userId, reward.id)).toBe('rejected');
+  });
+
+  it('allows one refund per redemption', async () => {
+    const tenant = await createTenant();
+    const userId = await customerWithXp(tenant.id, 10);
+    const redemptionId = newId('red');
+    const refund = () => db().batch([...ledgerEntryStatements(db(), { id: newId('itx'), tenantId: tenant.id, userId, type: 'xp_redeem', amount: 10, redemptionId })]);
+    await refund();
+    const error = await refund().then(() => undefined, (err: unknown) => err);
+    expect(isAlreadyRefunded(error)).toBe(true);
+  });
+});

@@ -1,0 +1,55 @@
+import { eq } from 'drizzle-orm';
+import { onchainAssets, rewards, tierRules, type Reward } from '../../src/db/schema';
+import { newId } from '../../src/lib/ids';
+import { addXp } from './customers';
+import { createCustomer } from './ledger';
+import { db, gatewayCall, type TestApiKey } from './world';
+
+/** A customer (active unless told) given `xp` as one earn entry through src/data/ledger.ts, so balance and ledger agree. */
+export async function customerWithXp(tenantId: string, xp: number, options: Parameters<typeof createCustomer>[1] = {}): Promise<string> {
+  const userId = await createCustomer(tenantId, { ...options, xp: undefined });
+  if (xp > 0) await addXp(tenantId, userId, xp);
+  return userId;
+}
+
+/** A reward inserted through the data layer (active, 100 XP, unlimited stock unless overridden). */
+export async function insertReward(tenantId: string, values: Partial<typeof rewards.$inferInsert> = {}): Promise<Reward> {
+  const [row] = await db()
+    .insert(rewards)
+    .values({ id: newId('rwd'), tenantId, title: `Reward ${newId('t').slice(2, 8)}`, xpCost: 100, status: 'active', ...values })
+    .returning();
+  if (!row) throw new Error('reward insert returned nothing');
+  return row;
+}
+
+export async function insertTier(tenantId: string, tierName: string, minXpThreshold: number): Promise<string> {
+  const id = newId('tier');
+  await db().insert(tierRules).values({ id, tenantId, tierName, minXpThreshold });
+  return id;
+}
+
+export async function insertAsset(tenantId: string): Promise<string> {
+  const id = newId('ast');
+  await db().insert(onchainAssets).values({
+    id,
+    tenantId,
+    key: `nft-${id.slice(4, 10)}`,
+    type: 'erc721',
+    chainId: 31337,
+    assetAddress: '0x00000000000000000000000000000000000000aa',
+    decimals: 0,
+    name: 'Badge',
+    symbol: 'BDG',
+  });
+  return id;
+}
+
+export async function rewardStock(rewardId: string): Promise<number | null | undefined> {
+  const [row] = await db().select({ stock: rewards.stock }).from(rewards).where(eq(rewards.id, rewardId));
+  return row?.stock;
+}
+
+/** `POST /gateway/redemptions` with a fresh idempotency key. */
+export function redeem(key: TestApiKey, userId: string, rewardId: string) {
+  return gatewayCall(key, 'POST', '/api/v1/gateway/redemptions', { body: { user_id: userId, reward_id: rewardId } });
+}
