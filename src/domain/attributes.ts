@@ -5,6 +5,7 @@ import type { AttributeType } from '../db/schema';
  * per type, and how a stored value is stored and rendered. Values are stored so that SQL compares
  * them by type: numbers and booleans (0/1) in `value_number`; strings, `YYYY-MM-DD` dates, UTC ISO
  * datetimes (fixed width, so they sort as text) and string lists (JSON array) in `value_text`.
+ * How they are rendered is views/attribute.ts.
  */
 
 export const ATTRIBUTE_KEY_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
@@ -102,14 +103,4 @@ export function parseAttributeValue(type: AttributeType, raw: unknown): Parsed<S
     case 'string_list':
       return mapParsed(parseStringList(raw), (list) => text(JSON.stringify(list)));
   }
-}
-
-/**
- * The API renders every value as a string (spec: attribute value entry): numbers in decimal,
- * booleans "true"/"false", string lists as their JSON array text, dates and datetimes as stored.
- */
-export function renderAttributeValue(type: AttributeType, stored: StoredValue): string | null {
-  if (type === 'number') return stored.valueNumber === null ? null : String(stored.valueNumber);
-  if (type === 'boolean') return stored.valueNumber === null ? null : String(stored.valueNumber === 1);
-  return stored.valueText;
 }

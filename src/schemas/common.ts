@@ -10,3 +10,11 @@ export const userBriefSchema = z.strictObject({ id: z.string(), username: z.stri
 
 /** Whole XP amounts carried as strings, e.g. "150" or "-20". */
 export const xpString = z.string().regex(/^-?\d+$/).openapi({ example: '150' });
+
+/**
+ * `schema | null` for a named (component) schema. zod-to-openapi renders `.nullable()` on a
+ * registered schema as an `allOf` that can never be null; a union renders `anyOf [$ref, null]`.
+ */
+export function nullableRef<T extends z.ZodType>(schema: T) {
+  return z.union([schema, z.null()]);
+}

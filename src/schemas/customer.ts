@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { customerStatuses } from '../db/schema';
 import { findCountry } from '../domain/countries';
 import { pageQuery } from '../lib/paging';
-import { dateTime, xpString } from './common';
+import { dateTime, nullableRef, xpString } from './common';
 
 /** The tier a customer is in: the highest `min_xp_threshold` not above `lifetime_xp`. */
 export const customerTierSchema = z.strictObject({ id: z.string(), tier_name: z.string() }).openapi('CustomerTier');
@@ -18,7 +18,7 @@ export const customerSchema = z
     status: z.enum(customerStatuses),
     xp_balance: xpString,
     lifetime_xp: xpString,
-    tier: customerTierSchema.nullable(),
+    tier: nullableRef(customerTierSchema),
     created_at: dateTime,
     updated_at: dateTime,
   })

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { transactionStatuses, transactionTypes } from '../db/schema';
 import { pageQuery } from '../lib/paging';
-import { anyJson, dateTime, tenantBriefSchema, userBriefSchema } from './common';
+import { anyJson, dateTime, nullableRef, tenantBriefSchema, userBriefSchema } from './common';
 
 export const onchainAssetSchema = z
   .strictObject({
@@ -70,14 +70,14 @@ export const internalTransactionSchema = z
     status: z.string().openapi({ enum: [...transactionStatuses] }),
     created_at: dateTime.nullable(),
     updated_at: dateTime.nullable(),
-    onchain_asset: onchainAssetSchema.nullable().optional(),
+    onchain_asset: nullableRef(onchainAssetSchema).optional(),
     reward: z.strictObject({ id: z.string(), title: z.string() }).nullable().optional(),
     blockchain_transaction_links: z
       .strictObject({ blockchain_transaction: z.array(blockchainTransactionSchema).nullable() })
       .nullable()
       .optional(),
-    tenant: tenantBriefSchema.nullable().optional(),
-    user: userBriefSchema.nullable().optional(),
+    tenant: nullableRef(tenantBriefSchema).optional(),
+    user: nullableRef(userBriefSchema).optional(),
   })
   .openapi('InternalTransaction');
 

@@ -49,14 +49,17 @@ function currentRules(cohort: Cohort, definitions: Definitions): ResolvedRules {
   return resolveRules(storedRules(cohort.rules), { definitions });
 }
 
+function viewOf(row: Cohort, memberCount: number, definitions: Definitions): CohortView {
+  const rules = storedRules(row.rules);
+  return toCohortView(row, { memberCount, deadKeys: deadKeysOf(rules, definitions), rules });
+}
+
 /** Views with exact member counts: one count query per cohort, all in one batch. */
 async function viewsOf(db: Database, tenantId: string, rows: readonly Cohort[], definitions: Definitions): Promise<CohortView[]> {
   const [first, ...rest] = rows.map((row) => memberCountQuery(db, cohortMemberCondition(tenantId, currentRules(row, definitions))));
   if (!first) return [];
   const counts = await db.batch([first, ...rest]);
-  return rows.map((row, index) =>
-    toCohortView(row, { memberCount: counts[index]?.[0]?.value ?? 0, deadKeys: deadKeysOf(storedRules(row.rules), definitions) }),
-  );
+  return rows.map((row, index) => viewOf(row, counts[index]?.[0]?.value ?? 0, definitions));
 }
 
 async function loadCohort(db: Database, tenantId: string, id: string) {
@@ -90,7 +93,7 @@ export async function createCohort(db: Database, tenantId: string, createdBy: st
   const cohort = { id: newId('coh'), tenantId, name: input.name, description: input.description, rules, createdBy };
   const [[row], [members]] = await db.batch([insertCohortQuery(db, cohort), memberCountQuery(db, cohortMemberCondition(tenantId, resolved))]);
   if (!row) throw new Error('cohort insert returned nothing');
-  return toCohortView(row, { memberCount: members?.value ?? 0, deadKeys: deadKeysOf(rules, definitions) });
+  return viewOf(row, members?.value ?? 0, definitions);
 }
 
 /** PATCH: 404 before 422, so a missing cohort is reported whatever the body says. */
@@ -105,7 +108,7 @@ export async function updateCohort(db: Database, tenantId: string, id: string, i
     memberCountQuery(db, cohortMemberCondition(tenantId, resolved)),
   ]);
   if (!row) throw ApiError.notFound('Cohort');
-  return toCohortView(row, { memberCount: members?.value ?? 0, deadKeys: deadKeysOf(storedRules(row.rules), definitions) });
+  return viewOf(row, members?.value ?? 0, definitions);
 }
 
 export async function deleteCohort(db: Database, tenantId: string, id: string): Promise<{ success: true }> {

@@ -1,6 +1,7 @@
-import type { AttributeDefinition } from '../db/schema';
-import { renderAttributeValue, type StoredValue } from '../domain/attributes';
+import type { AttributeDefinition, AttributeType, CustomerAttributeValue } from '../db/schema';
 import type { AttributeDefinitionView, AttributeValueEntryView } from '../schemas/attribute';
+
+type StoredValue = Pick<CustomerAttributeValue, 'definitionId' | 'valueText' | 'valueNumber'>;
 
 export function toAttributeDefinitionView(definition: AttributeDefinition): AttributeDefinitionView {
   return {
@@ -12,10 +13,20 @@ export function toAttributeDefinitionView(definition: AttributeDefinition): Attr
   };
 }
 
+/**
+ * The API renders every value as a string (spec: attribute value entry): numbers in decimal,
+ * booleans "true"/"false", string lists as their JSON array text, dates and datetimes as stored.
+ */
+export function renderAttributeValue(type: AttributeType, stored: Omit<StoredValue, 'definitionId'>): string | null {
+  if (type === 'number') return stored.valueNumber === null ? null : String(stored.valueNumber);
+  if (type === 'boolean') return stored.valueNumber === null ? null : String(stored.valueNumber === 1);
+  return stored.valueText;
+}
+
 /** One entry per definition; `value` null where the customer has none. */
 export function toAttributeValueEntries(
   definitions: readonly AttributeDefinition[],
-  values: readonly (StoredValue & { definitionId: string })[],
+  values: readonly StoredValue[],
 ): AttributeValueEntryView[] {
   const byDefinition = new Map(values.map((value) => [value.definitionId, value]));
   return definitions.map((definition) => {

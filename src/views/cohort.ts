@@ -1,10 +1,11 @@
 import type { Cohort } from '../db/schema';
-import { storedRules } from '../domain/cohort-rules';
 import type { CohortView } from '../schemas/cohort';
 
-/** A cohort with what is computed at read time: its exact member count and its dead keys. */
-export function toCohortView(cohort: Cohort, computed: { memberCount: number; deadKeys: string[] }): CohortView {
-  const rules = storedRules(cohort.rules);
+/** What the service works out at read time: the exact member count, the dead keys, the typed rules. */
+export type CohortComputed = { memberCount: number; deadKeys: string[]; rules: CohortView['rules'] };
+
+export function toCohortView(cohort: Cohort, computed: CohortComputed): CohortView {
+  const { operator, predicates, version } = computed.rules;
   return {
     id: cohort.id,
     name: cohort.name,
@@ -14,6 +15,6 @@ export function toCohortView(cohort: Cohort, computed: { memberCount: number; de
     updated_at: cohort.updatedAt,
     member_count: computed.memberCount,
     dead_keys: computed.deadKeys,
-    rules: { operator: rules.operator, predicates: rules.predicates, version: rules.version },
+    rules: { operator, predicates, version },
   };
 }
