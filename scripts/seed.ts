@@ -33,6 +33,8 @@ const REWARDS: { title: string; description: string; xp_cost: string; min_tier?:
 const ATTRIBUTES = [
   { key: 'favorite_drink', type: 'string' },
   { key: 'newsletter_opt_in', type: 'boolean' },
+  { key: 'visits_per_month', type: 'number' },
+  { key: 'member_since', type: 'date' },
 ] as const;
 
 type XpEntry = { type: 'xp_earn' | 'xp_bonus'; amount: string; notes: string };
@@ -51,28 +53,51 @@ const bonus = (amount: number, notes: string): XpEntry => ({ type: 'xp_bonus', a
 
 /** Lifetime XP lands them in different tiers: Gold >= 2000, Silver >= 500, Bronze below. */
 const CUSTOMERS: DemoCustomer[] = [
-  { external_id: 'demo-1001', email: 'alice@example.com', username: 'alice', country_code: 'US', xp: [earn(1200, 'Orders in March'), bonus(500, 'Welcome bonus'), earn(600, 'Orders in April')], redeem: 'Canvas tote bag', attributes: { favorite_drink: 'flat white', newsletter_opt_in: true } },
-  { external_id: 'demo-1002', email: 'marcus@example.com', username: 'marcus', country_code: 'US', xp: [earn(320, 'Orders in March')], attributes: { favorite_drink: 'cold brew', newsletter_opt_in: false } },
-  { external_id: 'demo-1003', email: 'dieter@example.de', username: 'dieter', country_code: 'DE', xp: [earn(1500, 'Office catering'), bonus(800, 'Referral bonus'), earn(700, 'Orders in April')], redeem: 'VIP tasting evening', attributes: { favorite_drink: 'espresso', newsletter_opt_in: true } },
-  { external_id: 'demo-1004', email: 'lena@example.de', username: 'lena', country_code: 'DE', xp: [earn(450, 'Orders in March'), bonus(100, 'App review')], redeem: 'Free coffee', attributes: { favorite_drink: 'chai latte', newsletter_opt_in: true } },
-  { external_id: 'demo-1005', email: 'claire@example.fr', username: 'claire', country_code: 'FR', xp: [earn(200, 'Orders in April')], attributes: { favorite_drink: 'cappuccino' } },
-  { external_id: 'demo-1006', email: 'emma@example.co.uk', username: 'emma', country_code: 'GB', xp: [earn(650, 'Orders in March'), bonus(150, 'Birthday bonus')], redeem: '10% off your next order', attributes: { favorite_drink: 'earl grey', newsletter_opt_in: true } },
-  { external_id: 'demo-1007', email: 'haruto@example.jp', username: 'haruto', country_code: 'JP', xp: [earn(900, 'Orders in March'), bonus(300, 'Campaign bonus'), earn(1000, 'Orders in April')], attributes: { favorite_drink: 'matcha latte', newsletter_opt_in: false } },
-  { external_id: 'demo-1008', email: 'beatriz@example.com.br', username: 'beatriz', country_code: 'BR', xp: [earn(120, 'First order')], attributes: { favorite_drink: 'cafezinho', newsletter_opt_in: true } },
+  { external_id: 'demo-1001', email: 'alice@example.com', username: 'alice', country_code: 'US', xp: [earn(1200, 'Orders in March'), bonus(500, 'Welcome bonus'), earn(600, 'Orders in April')], redeem: 'Canvas tote bag', attributes: { favorite_drink: 'flat white', newsletter_opt_in: true, visits_per_month: 12, member_since: '2023-02-14' } },
+  { external_id: 'demo-1002', email: 'marcus@example.com', username: 'marcus', country_code: 'US', xp: [earn(320, 'Orders in March')], attributes: { favorite_drink: 'cold brew', newsletter_opt_in: false, visits_per_month: 3, member_since: '2025-09-01' } },
+  { external_id: 'demo-1003', email: 'dieter@example.de', username: 'dieter', country_code: 'DE', xp: [earn(1500, 'Office catering'), bonus(800, 'Referral bonus'), earn(700, 'Orders in April')], redeem: 'VIP tasting evening', attributes: { favorite_drink: 'espresso', newsletter_opt_in: true, visits_per_month: 20, member_since: '2022-11-30' } },
+  { external_id: 'demo-1004', email: 'lena@example.de', username: 'lena', country_code: 'DE', xp: [earn(450, 'Orders in March'), bonus(100, 'App review')], redeem: 'Free coffee', attributes: { favorite_drink: 'chai latte', newsletter_opt_in: true, visits_per_month: 6, member_since: '2024-05-20' } },
+  { external_id: 'demo-1005', email: 'claire@example.fr', username: 'claire', country_code: 'FR', xp: [earn(200, 'Orders in April')], attributes: { favorite_drink: 'cappuccino', visits_per_month: 2, member_since: '2026-01-10' } },
+  { external_id: 'demo-1006', email: 'emma@example.co.uk', username: 'emma', country_code: 'GB', xp: [earn(650, 'Orders in March'), bonus(150, 'Birthday bonus')], redeem: '10% off your next order', attributes: { favorite_drink: 'earl grey', newsletter_opt_in: true, visits_per_month: 8, member_since: '2024-08-03' } },
+  { external_id: 'demo-1007', email: 'haruto@example.jp', username: 'haruto', country_code: 'JP', xp: [earn(900, 'Orders in March'), bonus(300, 'Campaign bonus'), earn(1000, 'Orders in April')], attributes: { favorite_drink: 'matcha latte', newsletter_opt_in: false, visits_per_month: 15, member_since: '2023-06-18' } },
+  { external_id: 'demo-1008', email: 'beatriz@example.com.br', username: 'beatriz', country_code: 'BR', xp: [earn(120, 'First order')], attributes: { favorite_drink: 'cafezinho', newsletter_opt_in: true, visits_per_month: 1, member_since: '2026-03-02' } },
 ];
 
-const COHORT = {
-  name: 'European newsletter readers',
-  description: 'Opted in to the newsletter, in Germany, France or the UK',
-  rules: {
-    operator: 'and',
-    version: 1,
-    predicates: [
-      { type: 'attribute', key: 'newsletter_opt_in', op: 'eq', value: 'true' },
-      { type: 'country', op: 'in', value: '["DE","FR","GB"]' },
-    ],
+const COHORTS = [
+  {
+    name: 'European newsletter readers',
+    description: 'Opted in to the newsletter, in Germany, France or the UK',
+    rules: {
+      operator: 'and',
+      version: 1,
+      predicates: [
+        { type: 'attribute', key: 'newsletter_opt_in', op: 'eq', value: 'true' },
+        { type: 'country', op: 'in', value: '["DE","FR","GB"]' },
+      ],
+    },
   },
-};
+  {
+    name: 'Regulars',
+    description: 'At least 10 visits a month, or 1,500 XP to spend',
+    rules: {
+      operator: 'or',
+      version: 1,
+      predicates: [
+        { type: 'attribute', key: 'visits_per_month', op: 'gte', value: '10' },
+        { type: 'xp_balance', op: 'gte', value: '1500' },
+      ],
+    },
+  },
+  {
+    name: 'Members since 2025',
+    description: 'Joined the program on or after 1 January 2025',
+    rules: {
+      operator: 'and',
+      version: 1,
+      predicates: [{ type: 'attribute', key: 'member_since', op: 'gte', value: '2025-01-01' }],
+    },
+  },
+];
 
 type Tier = { id: string; tier_name: string };
 type Reward = { id: string; title: string };
@@ -277,17 +302,19 @@ async function seedCustomer(key: GatewayKey, demo: DemoCustomer, rewardIds: Map<
   return customer;
 }
 
-async function ensureCohort(token: string, tenantId: string, report: Report): Promise<void> {
+async function ensureCohorts(token: string, tenantId: string, report: Report): Promise<void> {
   const listed = await listAll<{ id: string; name: string; member_count?: number }>(`/tenant/${tenantId}/cohorts`, token);
-  const existing = listed.items?.find((cohort) => cohort.name === COHORT.name);
-  if (existing) {
-    report.ok(`cohort "${COHORT.name}" already exists`, `${existing.member_count ?? '?'} members`);
-    return;
+  for (const cohort of COHORTS) {
+    const existing = listed.items?.find((item) => item.name === cohort.name);
+    if (existing) {
+      report.ok(`cohort "${cohort.name}" already exists`, `${existing.member_count ?? '?'} members`);
+      continue;
+    }
+    const res = await apiCall('POST', `/tenant/${tenantId}/cohorts`, { token, body: cohort });
+    const created = dataOf<{ id: string; member_count?: number }>(res);
+    if (created) report.ok(`cohort "${cohort.name}" created`, `${created.member_count ?? '?'} members`);
+    else report.fail(`create cohort "${cohort.name}"`, res);
   }
-  const res = await apiCall('POST', `/tenant/${tenantId}/cohorts`, { token, body: COHORT });
-  const created = dataOf<{ id: string; member_count?: number }>(res);
-  if (created) report.ok(`cohort "${COHORT.name}" created`, `${created.member_count ?? '?'} members`);
-  else report.fail(`create cohort "${COHORT.name}"`, res);
 }
 
 export type SeedResult = { state: DemoState; failures: number };
@@ -330,7 +357,7 @@ export async function seed(signingKey: DevSigningKey): Promise<SeedResult> {
     }
   }
 
-  await ensureCohort(token, tenant.id, report);
+  await ensureCohorts(token, tenant.id, report);
   console.log(report.failures === 0 ? 'Seed complete.' : `Seed finished with ${report.failures} failed step(s) (see ✗ above).`);
   return { state, failures: report.failures };
 }

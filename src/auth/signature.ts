@@ -4,6 +4,19 @@
  */
 const encoder = new TextEncoder();
 
+/**
+ * Spec rule 2: the server hashes the re-serialization of the parsed JSON body, not the raw bytes.
+ * A body that is not JSON is kept as sent (the route answers it with 400 after authentication).
+ */
+export function reserializedBody(raw: string): string {
+  if (raw === '') return '';
+  try {
+    return JSON.stringify(JSON.parse(raw));
+  } catch {
+    return raw;
+  }
+}
+
 /** `timestamp + METHOD + url + body`, concatenated with nothing between. */
 export function signingString(parts: { timestamp: string; method: string; url: string; body: string }): string {
   return `${parts.timestamp}${parts.method}${parts.url}${parts.body}`;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { decryptSecret } from '../auth/secret-box';
-import { MALFORMED_SIGNATURE, SIGNATURE_FORMAT, signatureFailure } from '../auth/signature';
+import { MALFORMED_SIGNATURE, reserializedBody, SIGNATURE_FORMAT, signatureFailure } from '../auth/signature';
 import { createDatabase } from '../db/client';
 import { apiKeys } from '../db/schema';
 import { cacheApiKey, getCachedApiKey, loadApiKeyForCache, refreshCachedApiKey, type CachedApiKey } from '../data/api-key-cache';
@@ -53,11 +53,7 @@ function signedUrl(rawUrl: string): string {
 async function sentBody(c: Context<GatewayEnv>): Promise<{ signed: string; raw: string }> {
   if (!['POST', 'PUT', 'PATCH'].includes(c.req.method)) return { signed: '', raw: '' };
   const raw = await c.req.text();
-  try {
-    return { signed: raw === '' ? '' : JSON.stringify(JSON.parse(raw)), raw };
-  } catch {
-    return { signed: raw, raw };
-  }
+  return { signed: reserializedBody(raw), raw };
 }
 
 /** The key from memory or KV, else from D1 (then `confirmed`: its status was read from D1 just now). */

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { reserializedBody } from '../auth/signature';
 import { completeKey, releaseKey, reserveKey, type Fingerprint } from '../data/idempotency';
 import type { GatewayEnv } from '../env';
 import { ApiError } from '../lib/errors';
@@ -34,13 +35,7 @@ async function sha256Hex(text: string): Promise<string> {
 
 /** The body as a JSON value (re-serialized, so formatting does not matter), else as sent. */
 async function canonicalBody(c: Context<GatewayEnv>): Promise<string> {
-  if (c.req.method.toUpperCase() === 'DELETE') return '';
-  const raw = await c.req.text();
-  try {
-    return raw === '' ? '' : JSON.stringify(JSON.parse(raw));
-  } catch {
-    return raw;
-  }
+  return c.req.method.toUpperCase() === 'DELETE' ? '' : reserializedBody(await c.req.text());
 }
 
 /** Method, path and query, and a SHA-256 of all three plus the canonical body. */

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { rewardStatuses } from '../db/schema';
 import { MAX_XP_AMOUNT } from '../domain/ledger';
 import { pageQuery } from '../lib/paging';
-import { anyJson, dateTime, xpString } from './common';
+import { anyJson, dateTime, xpAmountInput, xpString } from './common';
 
 /** Fields the reward record and the analytics reward share. */
 const rewardFields = {
@@ -44,20 +44,11 @@ export const rewardSummarySchema = z
 export type RewardView = z.infer<typeof rewardSchema>;
 export type RewardSummaryView = z.infer<typeof rewardSummarySchema>;
 
-/**
- * A reward's price as a client sends it: a JSON integer or an integer string (it is a string in
- * responses, so both round-trip), at least 1 XP: a redemption always spends something.
- */
-const xpCostInput = z
-  .union([z.int(), z.string().regex(/^\d{1,16}$/)], { error: 'Must be a whole number (a JSON integer or an integer string such as "150")' })
-  .transform((value) => Number(value))
-  .pipe(z.number().min(1, 'Must be at least 1').max(MAX_XP_AMOUNT, `Must be at most ${MAX_XP_AMOUNT}`))
-  .openapi({ type: 'string', example: '150', description: 'Whole XP amount, string or integer' });
-
 const editableFields = {
   title: z.string().trim().min(1).max(200).openapi({ example: 'Free coffee' }),
   description: z.string().max(2000),
-  xp_cost: xpCostInput,
+  /** At least 1 XP: a redemption always spends something. */
+  xp_cost: xpAmountInput({ check: (amount) => amount >= 1, message: 'Must be at least 1' }),
   status: z.enum(rewardStatuses),
   min_tier_id: z.string().min(1).nullable().openapi({ description: 'A tier of the same tenant; null: no tier needed' }),
   onchain_asset_id: z.string().min(1).nullable().openapi({ description: 'An onchain asset of the same tenant delivered on redemption' }),

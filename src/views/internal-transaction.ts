@@ -1,4 +1,5 @@
 import type { BlockchainTransaction, Customer, InternalTransaction, OnchainAsset, Tenant } from '../db/schema';
+import { toTenantBrief, toUserBrief } from './briefs';
 import type { BlockchainTransactionView, InternalTransactionView, OnchainAssetView } from '../schemas/internal-transaction';
 
 export function toOnchainAssetView(asset: OnchainAsset): OnchainAssetView {
@@ -84,15 +85,12 @@ export type AdminJoin = {
   customer: Pick<Customer, 'id' | 'username' | 'email'> | undefined;
 };
 
-/**
- * The portal's variant, with the `tenant` and `user` briefs the spec adds when an admin joins them.
- * The brief's fields are required strings, so a customer without username or email shows "".
- */
+/** The portal's variant, with the `tenant` and `user` briefs the spec adds when an admin joins them. */
 export function toAdminInternalTransactionView(tx: InternalTransaction, details: InternalTransactionDetails, join: AdminJoin): InternalTransactionView {
   const { tenant, customer } = join;
   return {
     ...toInternalTransactionView(tx, details),
-    tenant: { id: tenant.id, name: tenant.name, slug: tenant.slug },
-    user: customer ? { id: customer.id, username: customer.username ?? '', email: customer.email ?? '' } : null,
+    tenant: toTenantBrief(tenant),
+    user: customer ? toUserBrief(customer) : null,
   };
 }

@@ -6,7 +6,7 @@ import { db } from './world';
 /** A customer inserted through the data layer (customers are not the subject of ledger tests). */
 export async function createCustomer(
   tenantId: string,
-  options: { status?: CustomerStatus; xp?: number; username?: string | null; email?: string | null } = {},
+  options: { status?: CustomerStatus; xp?: number; username?: string | null; email?: string | null; countryCode?: string | null } = {},
 ) {
   const id = newId('cus');
   await db()
@@ -18,6 +18,7 @@ export async function createCustomer(
       status: options.status ?? 'active',
       username: options.username === undefined ? `user-${id.slice(4, 10)}` : options.username,
       email: options.email === undefined ? `${id}@example.com` : options.email,
+      countryCode: options.countryCode ?? null,
     });
   if (options.xp) {
     // A seeded balance is backed by a ledger entry, so "ledger sums to balance" holds from the start.

@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
 import { z } from '@hono/zod-openapi';
+import { eq } from 'drizzle-orm';
 import { customers, tierRules, type AttributeType, type CustomerStatus } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
+import { createCustomer } from './ledger';
 import { pageSchema } from '../../src/lib/paging';
 import { attributeCreatedSchema, attributeValueEntrySchema } from '../../src/schemas/attribute';
 import { cohortSchema, type CohortView } from '../../src/schemas/cohort';
@@ -20,18 +22,10 @@ export type CustomerFixture = {
 
 /** A customer inserted through the data layer, balances set directly (fixtures only). */
 export async function insertCustomer(tenantId: string, fixture: CustomerFixture = {}): Promise<string> {
-  const id = newId('cus');
-  await db()
-    .insert(customers)
-    .values({
-      id,
-      tenantId,
-      externalId: `ext-${id}`,
-      status: fixture.status ?? 'active',
-      countryCode: fixture.countryCode ?? null,
-      xpBalance: fixture.xpBalance ?? 0,
-      lifetimeXp: fixture.lifetimeXp ?? fixture.xpBalance ?? 0,
-    });
+  const id = await createCustomer(tenantId, { status: fixture.status, countryCode: fixture.countryCode, username: null, email: null });
+  const xpBalance = fixture.xpBalance ?? 0;
+  const lifetimeXp = fixture.lifetimeXp ?? xpBalance;
+  if (xpBalance !== 0 || lifetimeXp !== 0) await db().update(customers).set({ xpBalance, lifetimeXp }).where(eq(customers.id, id));
   return id;
 }
 
