@@ -140,6 +140,8 @@ function printSummary(state: DemoState | undefined): void {
   out.push(
     ' Signed gateway call with the demo key:',
     '   npm run gateway -- GET /api/v1/gateway/internal-transactions/<id>',
+    ' Run the Cron Trigger jobs (idempotency cleanup) by hand:',
+    `   curl "${BASE_URL}/__scheduled?cron=0+*+*+*+*"`,
     '',
     ' Ctrl+C stops the server. Data lives in .wrangler/state (delete it to start over).',
     line,
@@ -165,7 +167,7 @@ async function main(): Promise<void> {
   if (stopping) process.exit(130);
 
   log(`starting wrangler dev on ${BASE_URL} …`);
-  server = spawn(process.execPath, [WRANGLER, 'dev', '--ip', HOST, '--port', String(PORT), '--show-interactive-dev-session=false'], {
+  server = spawn(process.execPath, [WRANGLER, 'dev', '--ip', HOST, '--port', String(PORT), '--show-interactive-dev-session=false', '--test-scheduled'], {
     cwd: ROOT,
     env: offlineEnv,
     stdio: ['ignore', 'inherit', 'inherit'],
