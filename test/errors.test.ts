@@ -2,7 +2,7 @@ import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../src/middleware/body-limit';
 import { BASE, call, expectError } from './support/http';
-import { createTenant, portalCall, type TestTenant } from './support/world';
+import { createTenant, createTestApiKey, gatewayCall, portalCall, type TestTenant } from './support/world';
 
 const keysPath = (tenant: TestTenant) => `/api/v1/tenant/${tenant.id}/api-keys`;
 const bearer = (tenant: TestTenant) => ({ authorization: `Bearer ${tenant.owner.token}` });
@@ -52,6 +52,16 @@ describe('error envelope', () => {
     const response = await SELF.fetch(request);
     const text = await response.text();
     expectError({ status: response.status, headers: response.headers, body: JSON.parse(text), text }, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('413 PAYLOAD_TOO_LARGE on a gateway write too, before authentication and idempotency', async () => {
+    const tenant = await createTenant();
+    const key = await createTestApiKey(tenant.id);
+    const body = { user_id: 'cus_x', type: 'xp_earn', amount: '1', notes: 'x'.repeat(MAX_BODY_BYTES) };
+    const res = await gatewayCall(key, 'POST', '/api/v1/gateway/xp', { body, idempotencyKey: 'too-big' });
+    expectError(res, 413, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`);
+    // Not stored: the same key is free for the corrected request.
+    expectError(await gatewayCall(key, 'POST', '/api/v1/gateway/xp', { body: { ...body, notes: 'x' }, idempotencyKey: 'too-big' }), 404, 'NOT_FOUND', 'Customer not found');
   });
 
   it('accepts a body of exactly 64 KiB (the limit is inclusive)', async () => {

@@ -5,12 +5,15 @@ import { findJwk, type JwksSource } from './jwks';
 
 export const ALLOWED_ALGORITHMS = ['RS256', 'ES256'] as const;
 export const CLOCK_TOLERANCE_SECONDS = 60;
+const ACCEPTED_TYPES = ['JWT', 'at+jwt'];
 
 export type PortalTokenConfig = { issuer: string; audience: string; jwks: JwksSource };
 
 export type PortalClaims = {
   sub: string;
   email?: string;
+  /** False only when the identity provider says the email is not verified. */
+  email_verified?: boolean;
   preferred_username?: string;
   name?: string;
 };
@@ -31,12 +34,16 @@ function isAllowedAlgorithm(alg: unknown): alg is AllowedAlgorithm {
  * @example const claims = await verifyPortalToken(token, config);
  */
 export async function verifyPortalToken(token: string, config: PortalTokenConfig, nowSeconds = Math.floor(Date.now() / 1000)): Promise<PortalClaims> {
-  let header: { alg?: unknown; kid?: unknown };
+  // An empty setting would make the iss/aud checks below pass any token: refuse to run (500, logged).
+  if (!config.issuer?.trim() || !config.audience?.trim()) throw new Error('AUTH_ISSUER and AUTH_AUDIENCE must be configured');
+  let header: { alg?: unknown; kid?: unknown; typ?: unknown };
   try {
     header = decodeHeader(token) as typeof header;
   } catch {
     return reject('Malformed bearer token');
   }
+  // A header that decodes to JSON but not to an object (`null`, a number, an array) is malformed too.
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) return reject('Malformed bearer token');
   const alg = header.alg;
   if (!isAllowedAlgorithm(alg)) return reject(`Token algorithm ${String(alg)} is not allowed`);
   if (typeof header.kid !== 'string') return reject('Token header has no kid');
@@ -46,7 +53,9 @@ export async function verifyPortalToken(token: string, config: PortalTokenConfig
 
   let payload: Record<string, unknown>;
   try {
-    payload = await verify(token, { ...jwk, alg }, { alg, iss: config.issuer, aud: config.audience, exp: false, nbf: false, iat: false });
+    // `typ` may be absent, `JWT`, or `at+jwt` (RFC 9068 access tokens, as many identity providers issue).
+    const typ = header.typ === undefined ? undefined : ACCEPTED_TYPES;
+    payload = await verify(token, { ...jwk, alg }, { alg, typ, iss: config.issuer, aud: config.audience, exp: false, nbf: false, iat: false });
   } catch (err) {
     if (err instanceof JwtTokenIssuer) return reject('Token issuer is not accepted');
     if (err instanceof JwtTokenAudience || err instanceof JwtPayloadRequiresAud) return reject('Token audience is not accepted');
@@ -59,6 +68,7 @@ export async function verifyPortalToken(token: string, config: PortalTokenConfig
   return {
     sub: payload.sub,
     email: typeof payload.email === 'string' ? payload.email : undefined,
+    email_verified: typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
     preferred_username: typeof payload.preferred_username === 'string' ? payload.preferred_username : undefined,
     name: typeof payload.name === 'string' ? payload.name : undefined,
   };

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, exists, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { accounts, memberships, tenants, type Account } from '../db/schema';
 import { newId } from '../lib/ids';
@@ -10,18 +10,21 @@ export async function findAccountBySub(db: Database, sub: string): Promise<Accou
 
 /**
  * Creates the account on first sight (concurrent first requests are safe: the insert ignores a
- * taken `sub`) and links every pending invitation sent to its email, in one batch.
+ * taken `sub`, and only the inserted account takes invitations) and, when the identity provider
+ * vouches for the email, links every pending invitation sent to it, in one batch.
  */
-export async function createAccount(db: Database, input: { sub: string; email: string; username: string }): Promise<Account> {
+export async function createAccount(
+  db: Database,
+  input: { sub: string; email: string; username: string; linkInvitations: boolean },
+): Promise<Account> {
   const id = newId('acc');
   const email = input.email.toLowerCase();
-  await db.batch([
-    db.insert(accounts).values({ id, sub: input.sub, email, username: input.username }).onConflictDoNothing(),
-    db
-      .update(memberships)
-      .set({ accountId: id, status: 'active', updatedAt: isoNow() })
-      .where(and(eq(memberships.email, email), isNull(memberships.accountId))),
-  ]);
+  const insert = db.insert(accounts).values({ id, sub: input.sub, email, username: input.username }).onConflictDoNothing();
+  const link = db
+    .update(memberships)
+    .set({ accountId: id, status: 'active', updatedAt: isoNow() })
+    .where(and(eq(memberships.email, email), isNull(memberships.accountId), exists(db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, id)))));
+  await (input.linkInvitations ? db.batch([insert, link]) : insert);
   const account = await findAccountBySub(db, input.sub);
   if (!account) throw new Error('account vanished after insert');
   return account;

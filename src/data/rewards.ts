@@ -46,8 +46,13 @@ export async function insertReward(db: Database, values: RewardInsert): Promise<
   return row;
 }
 
-export async function updateReward(db: Database, tenantId: string, id: string, changes: RewardChanges): Promise<Reward | undefined> {
-  const [row] = await db.update(rewards).set(changes).where(ofTenant(tenantId, id)).returning();
+/**
+ * Applies the changes; with `fromStatus`, only while the reward still has that status (a status move
+ * checked against a status read earlier must not land on one changed meanwhile). Undefined when no row matched.
+ */
+export async function updateReward(db: Database, tenantId: string, id: string, changes: RewardChanges, fromStatus?: Reward['status']): Promise<Reward | undefined> {
+  const where = and(ofTenant(tenantId, id), fromStatus === undefined ? undefined : eq(rewards.status, fromStatus));
+  const [row] = await db.update(rewards).set(changes).where(where).returning();
   return row;
 }
 

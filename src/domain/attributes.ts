@@ -30,7 +30,7 @@ const fail = (message: string): Parsed<never> => ({ ok: false, message });
 const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A datetime needs a time and an explicit offset: a zone-less time would be ambiguous. */
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATETIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
 export function parseNumber(raw: unknown): Parsed<number> {
   const value = typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : raw;
@@ -53,8 +53,13 @@ export function parseDate(raw: unknown): Parsed<string> {
 
 /** Normalized to UTC `YYYY-MM-DDTHH:mm:ss.sssZ` so that text order is time order. */
 export function parseDatetime(raw: unknown): Parsed<string> {
-  if (typeof raw !== 'string' || !DATETIME.test(raw)) return fail('Expected an ISO 8601 datetime with an offset');
-  const time = new Date(raw);
+  const match = typeof raw === 'string' ? DATETIME.exec(raw) : null;
+  if (!match) return fail('Expected an ISO 8601 datetime with an offset');
+  // `new Date` rolls impossible values over (Feb 30 -> Mar 1, 24:00 -> next day): refuse them instead.
+  const [, day, hours, minutes, seconds = '0', offsetHours = '0', offsetMinutes = '0'] = match;
+  const inRange = Number(hours) < 24 && Number(minutes) < 60 && Number(seconds) < 60 && Number(offsetHours) < 24 && Number(offsetMinutes) < 60;
+  if (!inRange || !parseDate(day).ok) return fail('Expected a real calendar datetime (ISO 8601 with an offset)');
+  const time = new Date(match[0]);
   const iso = Number.isNaN(time.getTime()) ? '' : time.toISOString();
   return /^\d{4}-/.test(iso) ? ok(iso) : fail('Expected an ISO 8601 datetime between years 0000 and 9999');
 }

@@ -21,11 +21,14 @@ const IN_FLIGHT_LEASE_MS = 60 * 1000;
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /**
- * A request the server could not accept as written (400 malformed, 422 invalid) is not stored: the
- * client fixes it and retries with the same key. 429 and 5xx are transient and not stored either.
+ * A request the server could not accept as written (400 malformed, 413 too large, 415 not sent as
+ * JSON, 422 invalid) is not stored: the client fixes it and retries with the same key. 429 and 5xx
+ * are transient and not stored either.
  */
+const NOT_STORED = new Set([400, 413, 415, 422, 429]);
+
 function isStored(status: number): boolean {
-  return status !== 400 && status !== 422 && status !== 429 && status < 500;
+  return !NOT_STORED.has(status) && status < 500;
 }
 
 async function sha256Hex(text: string): Promise<string> {

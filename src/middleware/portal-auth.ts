@@ -26,7 +26,8 @@ export const authenticateAccount = createMiddleware<AccountEnv>(async function a
   if (!account) {
     if (!claims.email) throw new ApiError('UNAUTHENTICATED', 'Token has no email claim for a new account');
     const username = claims.preferred_username ?? claims.name ?? claims.email.split('@')[0] ?? claims.email;
-    account = await createAccount(db, { sub: claims.sub, email: claims.email, username });
+    // Invitations go by email: only an email the identity provider has not marked unverified claims them.
+    account = await createAccount(db, { sub: claims.sub, email: claims.email, username, linkInvitations: claims.email_verified !== false });
   }
   c.set('account', account);
   await next();

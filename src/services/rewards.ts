@@ -78,8 +78,13 @@ export async function updateReward(db: Database, tenantId: string, id: string, i
     metadata: input.metadata,
     updatedAt: isoNow(),
   };
-  const updated = await updateRewardRow(db, tenantId, id, changes);
-  if (!updated) throw rewardNotFound();
+  // A status move was checked against the status read above: it is written only if that still holds.
+  const fromStatus = input.status === undefined ? undefined : found.reward.status;
+  const updated = await updateRewardRow(db, tenantId, id, changes, fromStatus);
+  if (!updated) {
+    if (fromStatus === undefined) throw rewardNotFound();
+    throw new ApiError('CONFLICT', 'The reward status was changed by another request; read it again and retry', { path: 'status' });
+  }
   return toRewardView(updated);
 }
 

@@ -84,7 +84,7 @@ describe('GET /tenant/{t}/analytics/top-countries', () => {
     expect(await topCountries(tenant.owner, tenant.id)).toEqual({ items: [], tenant_id: tenant.id, total_active_tenant_customers: 0 });
   });
 
-  it.each(['?limit=0', '?limit=abc', '?from=2026-01-32', '?from=2026-01-10&to=2026-01-09'])('answers 422 for %s', async (query) => {
+  it.each(['?limit=0', '?limit=101', '?limit=abc', '?from=2026-01-32', '?to=2026-02-30', '?from=2026-01-10&to=2026-01-09'])('answers 422 for %s', async (query) => {
     const tenant = await createTenant();
     expectError(await portalCall(tenant.owner, 'GET', `/api/v1/tenant/${tenant.id}/analytics/top-countries${query}`), 422, 'VALIDATION_FAILED');
   });

@@ -103,6 +103,7 @@ describe('PUT /tenant/{t}/customers/{customer_id}/attributes', () => {
     ['birthday', '01/02/2023', 'YYYY-MM-DD'],
     ['last_seen', '2024-05-01T12:30:00', 'with an offset'],
     ['last_seen', '2024-05-01', 'with an offset'],
+    ['last_seen', '2024-02-30T10:00:00Z', 'real calendar datetime'],
     ['tags', ['a', 1], 'array of strings'],
     ['tags', 'vip', 'array of strings'],
   ])('answers 422 at values.%s for %j', async (key, value, message) => {
@@ -184,6 +185,28 @@ describe('PUT /gateway/customers/{userId}/attributes', () => {
     const key = await createTestApiKey(other.id);
     const res = await gatewayCall(key, 'PUT', `/api/v1/gateway/customers/${customer}/attributes`, { body: { values: { nickname: 'x' } } });
     expectError(res, 404, 'NOT_FOUND', 'Customer not found');
+    const { tenant } = await world();
+    expectError(await gatewayCall(await createTestApiKey(tenant.id), 'PUT', '/api/v1/gateway/customers/cus_missing/attributes', { body: { values: { nickname: 'x' } } }), 404, 'NOT_FOUND', 'Customer not found');
+  });
+
+  it('writes nothing when one value is bad, and answers 422 for an unknown field', async () => {
+    const { tenant, customer } = await world();
+    const key = await createTestApiKey(tenant.id);
+    const path = `/api/v1/gateway/customers/${customer}/attributes`;
+    const body = expectError(await gatewayCall(key, 'PUT', path, { body: { values: { nickname: 'ok', ghost: 1 } } }), 422, 'VALIDATION_FAILED');
+    expect(body.errors).toEqual([{ path: 'values.ghost', message: 'Attribute "ghost" is not defined' }]);
+    expect(valueOf(await getValues(tenant, customer), 'nickname')).toBeNull();
+    const extra = expectError(await gatewayCall(key, 'PUT', path, { body: { values: { nickname: 'a' }, user_id: customer } }), 422, 'VALIDATION_FAILED');
+    expect(extra.errors).toEqual([{ path: 'user_id', message: 'Unknown field' }]);
+  });
+
+  it('requires X-Idempotency-Key (400) and writes nothing without it', async () => {
+    const { tenant, customer } = await world();
+    const key = await createTestApiKey(tenant.id);
+    const res = await gatewayCall(key, 'PUT', `/api/v1/gateway/customers/${customer}/attributes`, { body: { values: { nickname: 'x' } }, idempotencyKey: null });
+    const body = expectError(res, 400, 'IDEMPOTENCY_KEY_REQUIRED');
+    expect(body.errors[0]?.path).toBe('X-Idempotency-Key');
+    expect(valueOf(await getValues(tenant, customer), 'nickname')).toBeNull();
   });
 
   it('replays a retry with the same idempotency key', async () => {
@@ -191,6 +214,7 @@ describe('PUT /gateway/customers/{userId}/attributes', () => {
     const key = await createTestApiKey(tenant.id);
     const path = `/api/v1/gateway/customers/${customer}/attributes`;
     const first = await gatewayCall(key, 'PUT', path, { body: { values: { nickname: 'a' } }, idempotencyKey: 'attr-1' });
+    expect(valueOf(expectOk(first, 200, entries), 'nickname')).toBe('a');
     const replay = await gatewayCall(key, 'PUT', path, { body: { values: { nickname: 'a' } }, idempotencyKey: 'attr-1' });
     expect(replay.status).toBe(200);
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');

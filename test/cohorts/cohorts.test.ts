@@ -6,7 +6,7 @@ import { attributeValueEntrySchema } from '../../src/schemas/attribute';
 import { cohortSchema } from '../../src/schemas/cohort';
 import { customerSchema } from '../../src/schemas/customer';
 import { expectError, expectOk } from '../support/http';
-import { createCohort, defineAttribute, insertCustomer, insertTier, rulesOf, setValues, tenantPath } from '../support/segments';
+import { createCohort, defineAttribute, insertCustomer, insertTier, memberIds, rulesOf, setValues, tenantPath } from '../support/segments';
 import { addMember, createTenant, portalCall } from '../support/world';
 
 const planIsPro = rulesOf('and', { type: 'attribute', key: 'plan', op: 'eq', value: 'pro' });
@@ -161,8 +161,21 @@ describe('GET /tenant/{t}/cohorts and /cohorts/{id}', () => {
     const res = await portalCall(other.owner, 'GET', tenantPath(other.id, `/cohorts/${cohort.id}`));
     expectError(res, 404, 'NOT_FOUND', 'Cohort not found');
     const list = expectOk(await portalCall(other.owner, 'GET', tenantPath(other.id, '/cohorts')), 200, pageSchema(cohortSchema));
-    expect(list.total_count).toBe(0);
+    expect(list).toEqual({ items: [], total_count: 0, page: 1, limit: 20, total_pages: 0, has_next_page: false });
     expectError(await portalCall(other.owner, 'GET', tenantPath(tenant.id, '/cohorts')), 404, 'NOT_FOUND');
+  });
+});
+
+describe('GET /tenant/{t}/cohorts paging', () => {
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['page=0', 'page'],
+    ['page=x', 'page'],
+  ])('answers 422 for %s', async (query, path) => {
+    const tenant = await createTenant();
+    const body = expectError(await portalCall(tenant.owner, 'GET', tenantPath(tenant.id, `/cohorts?${query}`)), 422, 'VALIDATION_FAILED');
+    expect(body.errors.map((e) => e.path)).toEqual([path]);
   });
 });
 
@@ -245,6 +258,22 @@ describe('GET /tenant/{t}/cohorts/{id}/members', () => {
     expect(page.items[0]?.tier).toEqual({ id: gold, tier_name: 'Gold' });
     const all = expectOk(await portalCall(viewer, 'GET', tenantPath(tenant.id, `/cohorts/${cohort.id}/members`)), 200, pageSchema(customerSchema));
     expect(new Set(all.items.map((c) => c.id))).toEqual(new Set([ids[0], ids[2]]));
+  });
+
+  it("never counts or lists another tenant's customers, even when they match the rules", async () => {
+    const mine = await world();
+    const theirs = await world();
+    const byAttribute = await createCohort(mine.tenant.owner, mine.tenant.id, planIsPro, 'Pro');
+    const byField = await createCohort(mine.tenant.owner, mine.tenant.id, rulesOf('or', { type: 'xp_balance', op: 'gte', value: '0' }), 'Everyone');
+    expect(byAttribute.member_count).toBe(1);
+    expect(await memberIds(mine.tenant.owner, mine.tenant.id, byAttribute.id)).toEqual([mine.pro]);
+    expect(await memberIds(mine.tenant.owner, mine.tenant.id, byField.id)).toEqual([mine.pro, mine.free].sort());
+    const listed = expectOk(await portalCall(mine.tenant.owner, 'GET', tenantPath(mine.tenant.id, '/cohorts')), 200, pageSchema(cohortSchema));
+    expect(listed.items.map((c) => [c.name, c.member_count])).toEqual([
+      ['Everyone', 2],
+      ['Pro', 1],
+    ]);
+    expect(await memberIds(theirs.tenant.owner, theirs.tenant.id, (await createCohort(theirs.tenant.owner, theirs.tenant.id, planIsPro)).id)).toEqual([theirs.pro]);
   });
 
   it('answers 404 for a cohort of another tenant, and 422 for a bad page', async () => {

@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { internalWallets } from '../../src/db/schema';
 import { custodialAccount } from '../../src/domain/wallets';
 import { customerSchema } from '../../src/schemas/customer';
+import { newId } from '../../src/lib/ids';
 import { createCustomerViaApi } from '../support/customers';
 import { expectOk } from '../support/http';
+import { gatewayRequest, race } from '../support/race';
 import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
 
 async function walletOf(tenantId: string, userId: string) {
@@ -46,7 +48,11 @@ describe('custodial wallets', () => {
   it('gives concurrently created customers distinct derivation indexes and addresses', async () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
-    const created = await Promise.all(Array.from({ length: 6 }, () => createCustomerViaApi(key)));
+    // All six reach the sequence at the same moment (each after its own customer lookup).
+    const requests = await Promise.all(Array.from({ length: 6 }, () => gatewayRequest(key, 'POST', '/api/v1/gateway/customers', { body: { external_id: newId('ext') } })));
+    const { responses, held } = await race(requests, /insert into "sequences"/i);
+    expect(held).toBe(6);
+    const created = responses.map((res) => expectOk(res, 201, customerSchema));
     const wallets = await Promise.all(created.map((customer) => walletOf(tenant.id, customer.id)));
     expect(new Set(wallets.map((wallet) => wallet.derivationIndex)).size).toBe(6);
     expect(new Set(wallets.map((wallet) => wallet.address)).size).toBe(6);

@@ -1,9 +1,12 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { internalWallets } from '../../src/db/schema';
 import { pageSchema } from '../../src/lib/paging';
 import { customerSchema } from '../../src/schemas/customer';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
-import { createTenant, createTestApiKey, gatewayCall } from '../support/world';
+import { gatewayRequest, race } from '../support/race';
+import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
 
 const PATH = '/api/v1/gateway/customers';
 const customerPage = pageSchema(customerSchema);
@@ -56,12 +59,15 @@ describe('POST /gateway/customers', () => {
 
   it('turns concurrent creations of one external_id into one customer (one 201, the rest 200)', async () => {
     const { key } = await gatewayTenant();
-    const results = await Promise.all(
-      Array.from({ length: 3 }, (_, i) => gatewayCall(key, 'POST', PATH, { body: { external_id: 'racer', username: `r${i}` } })),
-    );
+    // All three find no 'racer' and send their insert batch before any lands: the unique index decides.
+    const requests = await Promise.all(Array.from({ length: 3 }, (_, i) => gatewayRequest(key, 'POST', PATH, { body: { external_id: 'racer', username: `r${i}` } })));
+    const { responses: results, held } = await race(requests, /insert into "customers"/i);
+    expect(held).toBe(3);
     expect(results.map((res) => res.status).sort()).toEqual([200, 200, 201]);
     const ids = results.map((res) => expectOk(res, res.status, customerSchema).id);
     expect(new Set(ids).size).toBe(1);
+    // The losers' batches (customer and wallet) were rolled back whole: one wallet.
+    expect(await db().select().from(internalWallets).where(eq(internalWallets.userId, ids[0]!))).toHaveLength(1);
     const list = expectOk(await gatewayCall(key, 'GET', `${PATH}?external_id=racer`), 200, customerPage);
     expect(list.total_count).toBe(1);
   });
@@ -78,6 +84,7 @@ describe('POST /gateway/customers', () => {
     const { key } = await gatewayTenant();
     const body = { external_id: 'retry-me' };
     const first = await gatewayCall(key, 'POST', PATH, { body, idempotencyKey: 'create-retry-me' });
+    expectOk(first, 201, customerSchema);
     const again = await gatewayCall(key, 'POST', PATH, { body, idempotencyKey: 'create-retry-me' });
     expect(again.status).toBe(201);
     expect(again.text).toBe(first.text);

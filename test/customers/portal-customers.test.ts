@@ -7,6 +7,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { customerSchema } from '../../src/schemas/customer';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
+import { portalRequest, race } from '../support/race';
 import { addMember, createPerson, createTenant, createTestApiKey, db, portalCall } from '../support/world';
 
 const customerPage = pageSchema(customerSchema);
@@ -28,10 +29,14 @@ describe('GET /tenant/{t}/customers', () => {
     await createCustomerViaApi(key, { external_id: 'john' });
     const viewer = await addMember(tenant.id, 'viewer');
 
+    const other = await tenantWithCustomer({ external_id: 'jane', email: 'jane@example.com' });
     const all = expectOk(await portalCall(viewer, 'GET', base), 200, customerPage);
     expect(all.total_count).toBe(2);
+    expect(all.items.map((c) => c.id)).not.toContain(other.customer.id);
+    // The other tenant's 'jane' has the same external_id and email: never listed here.
     const byEmail = expectOk(await portalCall(viewer, 'GET', `${base}?email=Jane%40Example.com`), 200, customerPage);
     expect(byEmail.items).toEqual([customer]);
+    expect(expectOk(await portalCall(viewer, 'GET', `${base}?external_id=jane`), 200, customerPage).items).toEqual([customer]);
     const byExternal = expectOk(await portalCall(viewer, 'GET', `${base}?external_id=john&status=active`), 200, customerPage);
     expect(byExternal.items.map((c) => c.external_id)).toEqual(['john']);
   });
@@ -61,10 +66,11 @@ describe('GET /tenant/{t}/customers/{userId}', () => {
     expect(expectOk(await portalCall(tenant.owner, 'GET', `${base}/${customer.id}`), 200, customerSchema)).toEqual(customer);
   });
 
-  it('answers 404 for another tenant\'s customer', async () => {
+  it('answers 404 for another tenant\'s customer and for an unknown id', async () => {
     const mine = await tenantWithCustomer();
     const theirs = await tenantWithCustomer();
     expectError(await portalCall(mine.tenant.owner, 'GET', `${mine.base}/${theirs.customer.id}`), 404, 'NOT_FOUND', 'Customer not found');
+    expectError(await portalCall(mine.tenant.owner, 'GET', `${mine.base}/cus_missing`), 404, 'NOT_FOUND', 'Customer not found');
   });
 });
 
@@ -92,6 +98,21 @@ describe('PATCH /tenant/{t}/customers/{userId}', () => {
     }
     const after = expectOk(await portalCall(tenant.owner, 'GET', `${base}/${customer.id}`), 200, customerSchema);
     expect(after.status).toBe(allowed ? to : from);
+  });
+
+  it('answers 409 CONFLICT to the loser of two simultaneous moves from the same state (nothing lost)', async () => {
+    const { tenant, customer, base } = await tenantWithCustomer();
+    // Both read `active` (an allowed move for each) before either write lands.
+    const { responses, held } = await race(
+      [portalRequest(tenant.owner, 'PATCH', `${base}/${customer.id}`, { status: 'suspended' }), portalRequest(tenant.owner, 'PATCH', `${base}/${customer.id}`, { status: 'suspended' })],
+      /update "customers" set "status"/i,
+    );
+    expect(held).toBe(2);
+    expect(responses.map((res) => res.status).sort()).toEqual([200, 409]);
+    expect(expectOk(responses.find((res) => res.status === 200)!, 200, successFlagSchema)).toEqual({ success: true });
+    const error = expectError(responses.find((res) => res.status === 409)!, 409, 'CONFLICT', /changed by another request/);
+    expect(error.errors).toEqual([{ path: 'status', message: error.message }]);
+    expect(expectOk(await portalCall(tenant.owner, 'GET', `${base}/${customer.id}`), 200, customerSchema).status).toBe('suspended');
   });
 
   it('lets an editor change the status and forbids a viewer (403)', async () => {

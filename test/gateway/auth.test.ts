@@ -3,10 +3,14 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { hmacHex, signingString } from '../../src/auth/signature';
 import { insertApiKey } from '../../src/data/api-keys';
+import { revokeApiKey } from '../../src/services/api-keys';
 import { apiKeys, customers, idempotencyRecords, internalTransactions } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
+import { pageSchema } from '../../src/lib/paging';
+import { apiKeySchema } from '../../src/schemas/api-key';
+import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { unixSeconds } from '../../src/lib/time';
-import { call, expectError, type JsonResponse } from '../support/http';
+import { call, expectError, expectOk, type JsonResponse } from '../support/http';
 import { createTenant, createTestApiKey, db, portalCall, type TestApiKey } from '../support/world';
 
 const TOLERANCE = Number(env.SIGNATURE_TOLERANCE_SECONDS);
@@ -54,11 +58,6 @@ function expectDenied(res: JsonResponse, message: string | RegExp) {
   expect(body.data).toBeNull();
   expect(body.errors).toEqual([{ path: '', message: body.error.message }]);
   expect(body.message).toBe(body.error.message);
-}
-
-/** Authenticated: the request got past the gateway checks (the route then answers what it answers). */
-function expectAuthenticated(res: JsonResponse) {
-  expect(res.status, res.text).not.toBe(401);
 }
 
 async function setup() {
@@ -163,7 +162,7 @@ describe('gateway authentication: signature', () => {
     const compact = earnBody(userId);
     const pretty = JSON.stringify(JSON.parse(compact), null, 2);
     const res = await send(key, 'POST', XP_PATH, { body: pretty, signedBody: compact });
-    expect(res.status, res.text).toBe(201);
+    expect(expectOk(res, 201, internalTransactionSchema)).toMatchObject({ user_id: userId, amount: '10' });
   });
 
   it('rejects a body changed after signing', async () => {
@@ -201,7 +200,7 @@ describe('gateway authentication: signature', () => {
   it('signs the query string in the order sent', async () => {
     const { key } = await setup();
     const sent = `${TX_PATH}?type=xp_earn&status=completed`;
-    expect((await send(key, 'GET', sent)).status).toBe(200);
+    expectOk(await send(key, 'GET', sent), 200, pageSchema(internalTransactionSchema));
     const reordered = `${TX_PATH}?status=completed&type=xp_earn`;
     expectDenied(await send(key, 'GET', sent, { signedUrl: reordered }), 'Signed url differs from the sent url (query parameters are signed in the order sent)');
   });
@@ -228,7 +227,7 @@ describe('gateway authentication: signature', () => {
     const first = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, signedMethod: 'get' });
     const second = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, signedMethod: 'get' });
     expectDenied(first, 'Verb in the signing string is not uppercase');
-    expect(second.status).toBe(401);
+    expectDenied(second, 'Verb in the signing string is not uppercase');
     expect(second.text).toBe(first.text);
   });
 });
@@ -240,7 +239,7 @@ describe('gateway authentication: key status and tenant', () => {
     const request = () => send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp });
     expectError(await request(), 404, 'NOT_FOUND');
     const revoked = await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/api-keys/${key.id}/revoke`);
-    expect(revoked.status, revoked.text).toBe(200);
+    expect(expectOk(revoked, 200, apiKeySchema).status).toBe('revoked');
     const next = await request();
     expectDenied(next, 'API key is revoked or expired');
     expect((await request()).text).toBe(next.text);
@@ -273,7 +272,7 @@ describe('gateway authentication: key status and tenant', () => {
   it('rolls back the whole first batch of a write with a revoked key (the guard rides in it)', async () => {
     const { tenant, key } = await setup();
     const userId = await seedCustomer(tenant.id);
-    expect((await send(key, 'POST', XP_PATH, { body: earnBody(userId) })).status).toBe(201);
+    expectOk(await send(key, 'POST', XP_PATH, { body: earnBody(userId) }), 201, internalTransactionSchema);
     await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
 
     expectDenied(await send(key, 'POST', XP_PATH, { body: earnBody(userId, '25') }), 'API key is revoked or expired');
@@ -293,7 +292,56 @@ describe('gateway authentication: key status and tenant', () => {
     const txId = newId('itx');
     await db().insert(internalTransactions).values({ id: txId, tenantId: mine.id, userId, type: 'xp_earn', amount: 5, status: 'completed' });
     const myKey = await createTestApiKey(mine.id);
-    expect((await send(myKey, 'GET', `${TX_PATH}/${txId}`)).status).toBe(200);
+    expect(expectOk(await send(myKey, 'GET', `${TX_PATH}/${txId}`), 200, internalTransactionSchema).id).toBe(txId);
     expectError(await send(theirKey, 'GET', `${TX_PATH}/${txId}`), 404, 'NOT_FOUND');
   });
+});
+
+/**
+ * Every gateway route, as the OpenAPI document lists them (checked below), with a body it accepts.
+ * Authentication runs before anything else, so ids need not exist and writes need no idempotency key.
+ */
+const gatewayRoutes: { method: string; path: string; body?: unknown }[] = [
+  { method: 'GET', path: '/customers' },
+  { method: 'POST', path: '/customers', body: { external_id: 'x' } },
+  { method: 'GET', path: '/customers/{userId}' },
+  { method: 'GET', path: '/customers/{userId}/balances' },
+  { method: 'PUT', path: '/customers/{userId}/attributes', body: { values: { plan: 'pro' } } },
+  { method: 'GET', path: '/customers/{userId}/tier/{tierId}/eligibility' },
+  { method: 'GET', path: '/tiers' },
+  { method: 'GET', path: '/rewards' },
+  { method: 'POST', path: '/xp', body: { user_id: 'cus_x', type: 'xp_earn', amount: '1' } },
+  { method: 'GET', path: '/internal-transactions' },
+  { method: 'GET', path: '/internal-transactions/{internal_transaction_id}' },
+  { method: 'POST', path: '/redemptions', body: { user_id: 'cus_x', reward_id: 'rwd_x' } },
+  { method: 'GET', path: '/redemptions/{redemption_id}' },
+];
+
+const gatewayUrl = (path: string) => `/api/v1/gateway${path.replace(/\{(\w+)\}/g, (_match, name: string) => `${name}_missing`)}`;
+
+describe('gateway authentication: every route', () => {
+  it('covers every gateway operation of the OpenAPI document, each documenting 401', async () => {
+    const res = await call('GET', '/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = (res.body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }).paths;
+    const documented = Object.entries(paths)
+      .filter(([path]) => path.startsWith('/gateway/'))
+      .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path.slice('/gateway'.length)}`, op })));
+    expect(documented.map((d) => d.name).sort()).toEqual(gatewayRoutes.map((r) => `${r.method} ${r.path}`).sort());
+    for (const { name, op } of documented) expect(op.responses, name).toHaveProperty('401');
+  });
+
+  it.each(gatewayRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s: 401 AUTH_INVALID_CREDENTIALS for the secret of another key, for missing headers and for a revoked key',
+    async (_name, route) => {
+      const { tenant, key } = await setup();
+      const other = await createTestApiKey(tenant.id);
+      const path = gatewayUrl(route.path);
+      const body = route.body === undefined ? undefined : JSON.stringify(route.body);
+      expectDenied(await send(key, route.method, path, { body, secret: other.secret }), 'Signature mismatch');
+      expectDenied(await call(route.method, path, { body: route.body }), 'Missing X-Tenant-Key header');
+      await revokeApiKey(db(), env.KV, tenant.id, other.id);
+      expectDenied(await send(other, route.method, path, { body }), 'API key is revoked or expired');
+    },
+  );
 });

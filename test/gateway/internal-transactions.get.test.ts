@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { internalTransactions, redemptions, rewards, customers, onchainAssets, blockchainTransactions, blockchainTransactionLinks } from '../../src/db/schema';
+import { eq } from 'drizzle-orm';
+import { apiKeys, internalTransactions, redemptions, rewards, customers, onchainAssets, blockchainTransactions, blockchainTransactionLinks } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { revokeApiKey } from '../../src/services/api-keys';
@@ -59,8 +60,9 @@ describe('GET /gateway/internal-transactions/{id}', () => {
     const other = await createTenant();
     const key = await createTestApiKey(mine.id);
     const { txId } = await seedTransaction(other.id);
-    const body = expectError(await gatewayCall(key, 'GET', `/api/v1/gateway/internal-transactions/${txId}`), 404, 'NOT_FOUND');
+    const body = expectError(await gatewayCall(key, 'GET', `/api/v1/gateway/internal-transactions/${txId}`), 404, 'NOT_FOUND', 'Internal transaction not found');
     expect(body.data).toBeNull();
+    expectError(await gatewayCall(key, 'GET', '/api/v1/gateway/internal-transactions/itx_missing'), 404, 'NOT_FOUND', 'Internal transaction not found');
   });
 
   it('fails the very next request after revocation, even with a warm cache', async () => {
@@ -70,10 +72,11 @@ describe('GET /gateway/internal-transactions/{id}', () => {
     const path = `/api/v1/gateway/internal-transactions/${txId}`;
     expectOk(await gatewayCall(key, 'GET', path), 200, internalTransactionSchema);
     // Revoke in D1 only, as if KV at this location had not heard of it yet.
-    await db().update((await import('../../src/db/schema')).apiKeys).set({ status: 'revoked' });
+    await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
     expectError(await gatewayCall(key, 'GET', path), 401, 'AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired');
     // And through the service (D1 + KV):
     const key2 = await createTestApiKey(tenant.id);
+    expectOk(await gatewayCall(key2, 'GET', path), 200, internalTransactionSchema);
     await revokeApiKey(db(), env.KV, tenant.id, key2.id);
     expectError(await gatewayCall(key2, 'GET', path), 401, 'AUTH_INVALID_CREDENTIALS', /revoked/);
   });

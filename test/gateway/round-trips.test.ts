@@ -9,7 +9,9 @@ import { apiKeys, customers } from '../../src/db/schema';
 import { generateCredential } from '../../src/domain/api-keys';
 import { newId } from '../../src/lib/ids';
 import { eq } from 'drizzle-orm';
-import { BASE } from '../support/http';
+import { apiKeySchema } from '../../src/schemas/api-key';
+import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
+import { BASE, expectError, expectOk, type JsonResponse } from '../support/http';
 import { createTenant, createTestApiKey, db, portalCall, type TestApiKey } from '../support/world';
 
 /**
@@ -66,12 +68,14 @@ async function measure(key: TestApiKey, method: string, path: string, body?: str
   const ctx = createExecutionContext();
   const response = await app.fetch(new Request(`${BASE}${path}`, { method, headers, body }), countedEnv, ctx);
   const onPath = trips.length;
+  const text = await response.text();
+  const res: JsonResponse = { status: response.status, headers: response.headers, body: JSON.parse(text), text };
   await waitOnExecutionContext(ctx);
   const split = (list: Trip[]) => ({
     d1: list.filter((t): t is Extract<Trip, { kind: 'd1' }> => t.kind === 'd1').map((t) => t.statements),
     kv: list.filter((t): t is Extract<Trip, { kind: 'kv' }> => t.kind === 'kv').map((t) => t.op),
   });
-  return { status: response.status, path: split(trips.slice(0, onPath)), background: split(trips.slice(onPath)) };
+  return { res, status: response.status, path: split(trips.slice(0, onPath)), background: split(trips.slice(onPath)) };
 }
 
 const isGuard = (sql: string) => sql.startsWith('INSERT INTO api_key_guard');
@@ -104,7 +108,7 @@ describe('gateway round trips', () => {
     const tenant = await createTenant();
     const key = await uncachedKey(tenant.id);
     const cold = await measure(key, 'GET', TX);
-    expect(cold.status).toBe(404);
+    expectError(cold.res, 404, 'NOT_FOUND', 'Internal transaction not found');
     expect(cold.path.kv.filter((op) => op === 'get')).toHaveLength(1);
     const pathD1 = cold.path.d1.filter((trip) => !trip.some(isLastUsed));
     expect(pathD1).toHaveLength(2);
@@ -118,7 +122,7 @@ describe('gateway round trips', () => {
     const key = await createTestApiKey(tenant.id);
     await measure(key, 'GET', TX); // first use writes last_used_at (then throttled)
     const warm = await measure(key, 'GET', TX);
-    expect(warm.status).toBe(404);
+    expectError(warm.res, 404, 'NOT_FOUND', 'Internal transaction not found');
     expect(warm.path.kv).toEqual([]);
     expect(warm.path.d1).toHaveLength(1);
     expect(isGuard(warm.path.d1[0]?.[0] ?? '')).toBe(true);
@@ -130,7 +134,7 @@ describe('gateway round trips', () => {
     const tenant = await createTenant();
     const key = await uncachedKey(tenant.id, { inKv: true });
     const warm = await measure(key, 'GET', TX);
-    expect(warm.status).toBe(404);
+    expectError(warm.res, 404, 'NOT_FOUND', 'Internal transaction not found');
     expect(warm.path.kv).toEqual(['get']);
     const pathD1 = warm.path.d1.filter((trip) => !trip.some(isLastUsed));
     expect(pathD1).toHaveLength(1);
@@ -140,9 +144,9 @@ describe('gateway round trips', () => {
   it('revoked and cached as revoked: 401 with no D1 round trip', async () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
-    expect((await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/api-keys/${key.id}/revoke`)).status).toBe(200);
+    expect(expectOk(await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/api-keys/${key.id}/revoke`), 200, apiKeySchema).status).toBe('revoked');
     const denied = await measure(key, 'GET', TX);
-    expect(denied.status).toBe(401);
+    expectError(denied.res, 401, 'AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired');
     expect(denied.path.d1).toEqual([]);
     expect(denied.background.d1).toEqual([]);
   });
@@ -153,7 +157,7 @@ describe('gateway round trips', () => {
     await measure(key, 'GET', TX);
     await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
     const denied = await measure(key, 'GET', TX);
-    expect(denied.status).toBe(401);
+    expectError(denied.res, 401, 'AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired');
     // The refresh starts (waitUntil) before the response is done; it is the only read of api_keys.
     const all = [...denied.path.d1, ...denied.background.d1];
     const [request, ...others] = all.filter((trip) => !trip.some(isKeyRead));
@@ -162,7 +166,7 @@ describe('gateway round trips', () => {
     expect(all.filter((trip) => trip.some(isKeyRead))).toHaveLength(1);
     expect([...denied.path.kv, ...denied.background.kv]).toEqual(['put']);
     const after = await measure(key, 'GET', TX);
-    expect(after.status).toBe(401);
+    expectError(after.res, 401, 'AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired');
     expect(after.path.d1).toEqual([]);
   });
 
@@ -174,7 +178,7 @@ describe('gateway round trips', () => {
     const body = JSON.stringify({ user_id: userId, type: 'xp_earn', amount: '5' });
     await measure(key, 'GET', TX);
     const write = await measure(key, 'POST', '/api/v1/gateway/xp', body);
-    expect(write.status).toBe(201);
+    expectOk(write.res, 201, internalTransactionSchema);
     expect(write.path.kv).toEqual([]);
     const [first, ...rest] = write.path.d1;
     expect(isGuard(first?.[0] ?? '')).toBe(true);
@@ -188,12 +192,14 @@ describe('gateway round trips', () => {
     const { trips, env: countedEnv } = recorder();
     const stale = await signRequest({ keyId: key.keyId, secret: key.secret, method: 'GET', url: TX, timestamp: Math.floor(Date.now() / 1000) - 3600 });
     const ctx = createExecutionContext();
-    expect((await app.fetch(new Request(`${BASE}${TX}`, { headers: stale }), countedEnv, ctx)).status).toBe(401);
+    const response = await app.fetch(new Request(`${BASE}${TX}`, { headers: stale }), countedEnv, ctx);
+    const text = await response.text();
+    expectError({ status: response.status, headers: response.headers, body: JSON.parse(text), text }, 401, 'AUTH_INVALID_CREDENTIALS', 'Timestamp is not current');
     await waitOnExecutionContext(ctx);
     expect(trips).toEqual([]);
 
     const unknown = await measure({ ...key, keyId: 'key_unknown' }, 'GET', TX);
-    expect(unknown.status).toBe(401);
+    expectError(unknown.res, 401, 'AUTH_INVALID_CREDENTIALS', 'Unknown API key');
     expect(unknown.path.kv).toEqual(['get']);
     expect(unknown.path.d1).toHaveLength(1);
   });

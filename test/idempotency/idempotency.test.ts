@@ -2,8 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { signRequest } from '../../src/auth/signature';
 import { idempotencyRecords } from '../../src/db/schema';
+import { pageSchema } from '../../src/lib/paging';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { call, expectError, expectOk } from '../support/http';
+import { gatewayRequest, race } from '../support/race';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { createTenant, createTestApiKey, db, gatewayCall, type TestApiKey } from '../support/world';
 
@@ -41,8 +43,9 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
   });
 
   it('treats the same JSON with other formatting as the same request', async () => {
-    const { key, userId } = await setup();
+    const { tenant, key, userId } = await setup();
     const first = await earnWith(key, 'fmt-1', { user_id: userId, type: 'xp_earn', amount: '5' });
+    expectOk(first, 201, internalTransactionSchema);
     const spaced = `{ "user_id": "${userId}",\n  "type": "xp_earn", "amount": "5" }`;
     // The server verifies the signature over the re-serialized body (spec rule 2), so sign that.
     const signed = await signRequest({ keyId: key.keyId, secret: key.secret, method: 'POST', url: XP, body: JSON.stringify(JSON.parse(spaced)) });
@@ -51,6 +54,7 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
     expect(replay.status).toBe(201);
     expect(replay.text).toBe(first.text);
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 5, entries: 1 });
   });
 
   it('answers 422 IDEMPOTENCY_KEY_REUSED for the same key with a different body, and runs nothing', async () => {
@@ -84,7 +88,7 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
 
   it('does not need a key on reads', async () => {
     const { key } = await setup();
-    expect((await gatewayCall(key, 'GET', '/api/v1/gateway/internal-transactions', { idempotencyKey: null })).status).toBe(200);
+    expectOk(await gatewayCall(key, 'GET', '/api/v1/gateway/internal-transactions', { idempotencyKey: null }), 200, pageSchema(internalTransactionSchema));
   });
 
   it('does not store a validation failure: a corrected retry with the same key succeeds', async () => {
@@ -94,6 +98,20 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
     expectOk(fixed, 201, internalTransactionSchema);
     expect(fixed.headers.get('Idempotent-Replayed')).toBeNull();
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 2, entries: 1 });
+  });
+
+  it('does not store a 415 (JSON sent without Content-Type: application/json): the corrected retry with the same key runs', async () => {
+    const { tenant, key, userId } = await setup();
+    const body = { user_id: userId, type: 'xp_earn', amount: '3' };
+    const raw = JSON.stringify(body);
+    const signed = await signRequest({ keyId: key.keyId, secret: key.secret, method: 'POST', url: XP, body: raw });
+    const headers = { ...signed, 'content-type': 'text/plain', 'X-Idempotency-Key': 'ct-1' };
+    expectError(await call('POST', XP, { headers, rawBody: raw }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(await recordOf(tenant.id, 'ct-1')).toBeUndefined();
+    const fixed = await earnWith(key, 'ct-1', body);
+    expectOk(fixed, 201, internalTransactionSchema);
+    expect(fixed.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 3, entries: 1 });
   });
 
   it('stores other 4xx outcomes and replays them', async () => {
@@ -153,23 +171,23 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
   it('executes 50 concurrent requests with one key exactly once', async () => {
     const { tenant, key, userId } = await setup();
     const body = { user_id: userId, type: 'xp_earn', amount: '100' };
-    const responses = await Promise.all(Array.from({ length: 50 }, () => earnWith(key, 'burst-1', body)));
+    // All 50 send their claim (the first D1 round trip, with the key guard) before any claim lands.
+    const requests = await Promise.all(Array.from({ length: 50 }, () => gatewayRequest(key, 'POST', XP, { body, idempotencyKey: 'burst-1' })));
+    const { responses, held } = await race(requests, /insert into "idempotency_records"/i);
+    expect(held).toBe(50);
 
     const originals = responses.filter((res) => res.status === 201 && res.headers.get('Idempotent-Replayed') === null);
     expect(originals).toHaveLength(1);
     const original = originals[0]!;
-    for (const res of responses) {
-      if (res === original) continue;
-      if (res.status === 409) expectError(res, 409, 'IDEMPOTENCY_KEY_IN_USE');
-      else {
-        expect(res.status, res.text).toBe(201);
-        expect(res.headers.get('Idempotent-Replayed')).toBe('true');
-        expect(res.text).toBe(original.text);
-      }
-    }
+    expectOk(original, 201, internalTransactionSchema);
+    const others = responses.filter((res) => res !== original);
+    expect(others).toHaveLength(49);
+    // The first claim was still in flight when every other one arrived.
+    for (const res of others) expectError(res, 409, 'IDEMPOTENCY_KEY_IN_USE', /in progress/);
     expect(await ledgerState(tenant.id, userId)).toEqual({ balance: 100, lifetime: 100, ledgerSum: 100, entries: 1 });
     // Once the first finished, the key replays (the 409s were not stored).
     const later = await earnWith(key, 'burst-1', body);
+    expect(later.status).toBe(201);
     expect(later.text).toBe(original.text);
     expect(later.headers.get('Idempotent-Replayed')).toBe('true');
   });

@@ -3,6 +3,7 @@ import type { Role } from '../../src/db/schema';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { expectError, expectOk } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
+import { portalRequest, race } from '../support/race';
 import { addMember, createPerson, createTenant, portalCall, type TestMember } from '../support/world';
 
 const adjustPath = (tenantId: string, userId: string) => `/api/v1/tenant/${tenantId}/customers/${userId}/xp-adjustments`;
@@ -100,12 +101,15 @@ describe('POST /tenant/{tenantId}/customers/{userId}/xp-adjustments', () => {
   it('lets exactly N of many concurrent negative adjustments through: balance 0, ledger matches', async () => {
     const tenant = await createTenant();
     const userId = await createCustomer(tenant.id, { xp: 100 });
-    const responses = await Promise.all(
-      Array.from({ length: 16 }, () => adjust(tenant.owner, tenant.id, userId, { amount: '-10', notes: 'race' })),
-    );
+    const requests = Array.from({ length: 16 }, () => portalRequest(tenant.owner, 'POST', adjustPath(tenant.id, userId), { amount: '-10', notes: 'race' }));
+    // All 16 ledger batches reach D1 together: only the balance CHECK can refuse the overdraft.
+    const { responses, held } = await race(requests, /insert into "internal_transactions"/i);
+    expect(held).toBe(16);
     const succeeded = responses.filter((res) => res.status === 201);
     const refused = responses.filter((res) => res.status !== 201);
     expect(succeeded).toHaveLength(10);
+    for (const res of succeeded) expectOk(res, 201, internalTransactionSchema);
+    expect(refused).toHaveLength(6);
     for (const res of refused) expectError(res, 409, 'INSUFFICIENT_XP');
     expect(await ledgerState(tenant.id, userId)).toEqual({ balance: 0, lifetime: 100, ledgerSum: 0, entries: 11 });
   });

@@ -3,6 +3,7 @@ import { MAX_XP_AMOUNT } from '../../src/domain/ledger';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { expectError, expectOk } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
+import { gatewayRequest, race } from '../support/race';
 import { createTenant, createTestApiKey, gatewayCall, type TestApiKey } from '../support/world';
 
 const XP = '/api/v1/gateway/xp';
@@ -119,7 +120,11 @@ describe('POST /gateway/xp', () => {
     const { tenant, key } = await setup();
     const userId = await createCustomer(tenant.id);
     const amounts = Array.from({ length: 40 }, (_, i) => i + 1);
-    const responses = await Promise.all(amounts.map((amount) => earn(key, { user_id: userId, type: 'xp_earn', amount: String(amount) })));
+    const requests = await Promise.all(amounts.map((amount) => gatewayRequest(key, 'POST', XP, { body: { user_id: userId, type: 'xp_earn', amount: String(amount) } })));
+    // Every earn has read whatever it reads before any ledger write lands: a read-modify-write would lose updates.
+    const { responses, held } = await race(requests, /insert into "internal_transactions"/i);
+    expect(held).toBe(40);
+    expect(responses).toHaveLength(40);
     for (const res of responses) expectOk(res, 201, internalTransactionSchema);
     const total = amounts.reduce((a, b) => a + b, 0);
     expect(await ledgerState(tenant.id, userId)).toEqual({ balance: total, lifetime: total, ledgerSum: total, entries: 40 });

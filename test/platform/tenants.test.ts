@@ -74,6 +74,9 @@ describe('POST /tenants', () => {
     try {
       expectError(await portalCall(person, 'POST', '/api/v1/tenants', { name: 'Acme', slug: freshSlug() }), 403, 'FORBIDDEN', /closed/);
       expectError(await portalCall(person, 'POST', '/api/v1/tenants', { bogus: true }), 403, 'FORBIDDEN');
+      // Only `open` opens sign-up: a mistyped setting fails closed.
+      env.TENANT_SIGNUP = 'Open ';
+      expectError(await portalCall(person, 'POST', '/api/v1/tenants', { name: 'Acme', slug: freshSlug() }), 403, 'FORBIDDEN');
     } finally {
       env.TENANT_SIGNUP = previous;
     }

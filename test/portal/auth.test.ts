@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { sign } from 'hono/utils/jwt/jwt';
 import { describe, expect, it } from 'vitest';
+import { verifyPortalToken } from '../../src/auth/jwt';
 import { pageSchema } from '../../src/lib/paging';
 import { currentAccountSchema } from '../../src/schemas/account';
 import { memberSchema } from '../../src/schemas/member';
@@ -34,6 +35,14 @@ async function handMadeToken(header: Record<string, unknown>, hmacSecret?: strin
   return `${unsigned}.${base64url(mac)}`;
 }
 
+/** An RS256 token with a hand-made header, signed with the trusted test key. */
+async function rs256Token(header: Record<string, unknown>) {
+  const unsigned = `${base64url(JSON.stringify({ alg: 'RS256', kid: testKeys.rs256.kid, ...header }))}.${base64url(JSON.stringify(claims()))}`;
+  const key = await crypto.subtle.importKey('jwk', testKeys.rs256 as JsonWebKey, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
+  const signature = new Uint8Array(await crypto.subtle.sign('RSASSA-PKCS1-v1_5', key, new TextEncoder().encode(unsigned)));
+  return `${unsigned}.${base64url(signature)}`;
+}
+
 const withBearer = (token: string) => call('GET', ME, { headers: { authorization: `Bearer ${token}` } });
 
 describe('portal authentication', () => {
@@ -47,6 +56,13 @@ describe('portal authentication', () => {
 
   it('rejects a malformed token', async () => {
     expectError(await withBearer('not-a-jwt'), 401, 'UNAUTHENTICATED', 'Malformed bearer token');
+  });
+
+  it('rejects a token whose header is JSON but not an object (401, never 500)', async () => {
+    for (const header of ['null', '1', '"RS256"', '[]']) {
+      const token = `${base64url(header)}.${base64url(JSON.stringify(claims()))}.sig`;
+      expectError(await withBearer(token), 401, 'UNAUTHENTICATED', 'Malformed bearer token');
+    }
   });
 
   it('rejects a token expired beyond the 60 s tolerance', async () => {
@@ -74,6 +90,13 @@ describe('portal authentication', () => {
     expectError(await withBearer(token), 401, 'UNAUTHENTICATED', 'Token audience is not accepted');
   });
 
+  it('refuses to verify anything when AUTH_ISSUER or AUTH_AUDIENCE is blank (the iss/aud checks would pass any token)', async () => {
+    const token = await portalToken({ claims: { iss: 'https://evil.example/', aud: 'another-app' } });
+    const jwks = { inline: env.AUTH_JWKS };
+    await expect(verifyPortalToken(token, { issuer: '', audience: env.AUTH_AUDIENCE, jwks })).rejects.toThrow(/must be configured/);
+    await expect(verifyPortalToken(token, { issuer: env.AUTH_ISSUER, audience: ' ', jwks })).rejects.toThrow(/must be configured/);
+  });
+
   it('rejects an unknown kid', async () => {
     const token = await sign(claims(), { ...testKeys.rs256, kid: 'unknown-kid' } as unknown as JsonWebKey & { alg: 'RS256'; kid: string });
     expectError(await withBearer(token), 401, 'UNAUTHENTICATED', 'Token signed by an unknown key');
@@ -92,6 +115,13 @@ describe('portal authentication', () => {
   it('rejects HS256, even keyed with the public RSA key (algorithm confusion)', async () => {
     const token = await handMadeToken({ alg: 'HS256', typ: 'JWT', kid: testKeys.rs256.kid }, testKeys.rs256.n);
     expectError(await withBearer(token), 401, 'UNAUTHENTICATED', 'Token algorithm HS256 is not allowed');
+  });
+
+  it('accepts typ JWT, at+jwt (RFC 9068 access tokens) or none, and rejects another typ', async () => {
+    for (const typ of ['JWT', 'at+jwt', undefined]) {
+      expectOk(await withBearer(await rs256Token(typ === undefined ? {} : { typ })), 200, currentAccountSchema);
+    }
+    expectError(await withBearer(await rs256Token({ typ: 'id+jwt' })), 401, 'UNAUTHENTICATED', 'Token signature is not valid');
   });
 
   it('accepts ES256', async () => {
@@ -133,6 +163,17 @@ describe('accounts at sign-in', () => {
   });
 });
 
+describe('invitations and unverified emails', () => {
+  it('does not hand an invitation to a token whose email the identity provider marks unverified', async () => {
+    const tenant = await createTenant();
+    const identity = newIdentity('unverified');
+    expectOk(await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/members`, { email: identity.email, role: 'admin' }), 201, memberSchema);
+    const person = { token: await portalToken({ ...identity, claims: { email_verified: false } }) };
+    expect(expectOk(await portalCall(person, 'GET', ME), 200, currentAccountSchema).memberships).toEqual([]);
+    expectError(await portalCall(person, 'GET', `/api/v1/tenant/${tenant.id}/members`), 404, 'NOT_FOUND');
+  });
+});
+
 describe('tenant access', () => {
   it('answers 404 to a signed-in person who is not a member', async () => {
     const tenant = await createTenant();
@@ -149,5 +190,106 @@ describe('tenant access', () => {
   it('checks the token before the tenant (401 on a tenant route)', async () => {
     const tenant = await createTenant();
     expectError(await call('GET', `/api/v1/tenant/${tenant.id}/members`), 401, 'UNAUTHENTICATED');
+  });
+});
+
+/**
+ * Every route under /tenant/{tenantId}, as the OpenAPI document lists them (a test below keeps this
+ * table complete), with a body the route accepts and the permission its handler asserts.
+ * Placeholders: {tenantId} and the resource ids are filled per test; the ids need not exist, since
+ * authentication, membership and permission are all decided before the resource is looked up.
+ */
+type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' };
+
+const cohortRules = { operator: 'and', predicates: [{ type: 'status', op: 'eq', value: 'active' }] };
+const tierBody = { tier_name: 'Gold', min_xp_threshold: 10, benefits_description: '', color: '', icon: '' };
+
+const portalRoutes: PortalRoute[] = [
+  { method: 'GET', path: '/members' },
+  { method: 'POST', path: '/members', body: { email: 'new-member@example.com', role: 'viewer' }, needs: 'manage_members' },
+  { method: 'PATCH', path: '/members/{userId}', body: { role: 'viewer' }, needs: 'manage_members' },
+  { method: 'DELETE', path: '/members/{userId}', needs: 'manage_members' },
+  { method: 'GET', path: '/api-keys', needs: 'manage_api_keys' },
+  { method: 'POST', path: '/api-keys', body: { name: 'k' }, needs: 'manage_api_keys' },
+  { method: 'POST', path: '/api-keys/{id}/revoke', needs: 'manage_api_keys' },
+  { method: 'GET', path: '/internal-transactions' },
+  { method: 'GET', path: '/internal-transactions/{internal_transaction_id}' },
+  { method: 'POST', path: '/customers/{userId}/xp-adjustments', body: { amount: '5', notes: 'x' }, needs: 'edit_program' },
+  { method: 'GET', path: '/attributes' },
+  { method: 'POST', path: '/attributes', body: { key: 'plan', type: 'string' }, needs: 'edit_program' },
+  { method: 'DELETE', path: '/attributes/{attributeId}', needs: 'edit_program' },
+  { method: 'GET', path: '/customers/{customer_id}/attributes' },
+  { method: 'PUT', path: '/customers/{customer_id}/attributes', body: { values: { plan: 'pro' } }, needs: 'edit_program' },
+  { method: 'GET', path: '/cohorts' },
+  { method: 'POST', path: '/cohorts', body: { name: 'c', rules: cohortRules }, needs: 'edit_program' },
+  { method: 'GET', path: '/cohorts/{cohortId}' },
+  { method: 'PATCH', path: '/cohorts/{cohortId}', body: { name: 'renamed' }, needs: 'edit_program' },
+  { method: 'DELETE', path: '/cohorts/{cohortId}', needs: 'edit_program' },
+  { method: 'GET', path: '/cohorts/{cohortId}/members' },
+  { method: 'GET', path: '/customers' },
+  { method: 'GET', path: '/customers/{userId}' },
+  { method: 'PATCH', path: '/customers/{userId}', body: { status: 'suspended' }, needs: 'edit_program' },
+  { method: 'GET', path: '/customers/{userId}/balances' },
+  { method: 'GET', path: '/customers/{userId}/tier/{tierId}/eligibility' },
+  { method: 'GET', path: '/tiers' },
+  { method: 'POST', path: '/tiers', body: { tier_name: 'Gold', min_xp_threshold: 10 }, needs: 'edit_program' },
+  { method: 'PUT', path: '/tiers/{tierId}', body: tierBody, needs: 'edit_program' },
+  { method: 'DELETE', path: '/tiers/{tierId}', needs: 'edit_program' },
+  { method: 'GET', path: '/rewards' },
+  { method: 'POST', path: '/rewards', body: { title: 'Coffee', xp_cost: '10' }, needs: 'edit_program' },
+  { method: 'GET', path: '/rewards/{rewardId}' },
+  { method: 'PATCH', path: '/rewards/{rewardId}', body: { title: 'Tea' }, needs: 'edit_program' },
+  { method: 'DELETE', path: '/rewards/{rewardId}', needs: 'edit_program' },
+  { method: 'GET', path: '/redemptions' },
+  { method: 'GET', path: '/redemptions/{redemption_id}' },
+  { method: 'POST', path: '/redemptions/{redemption_id}/cancel', needs: 'edit_program' },
+  { method: 'GET', path: '/analytics/top-rewards' },
+  { method: 'GET', path: '/analytics/top-countries' },
+];
+
+const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;
+
+/** The concrete url of a route in `tenantId`, every other placeholder an id that exists nowhere. */
+const urlOf = (route: PortalRoute, tenantId: string) =>
+  `/api/v1/tenant/${tenantId}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => `${name}_missing`)}`;
+
+const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'] } as const;
+
+describe('every tenant route', () => {
+  it('is in the table above, and the table documents 403 exactly where a role is needed', async () => {
+    const res = await call('GET', '/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = (res.body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }).paths;
+    const documented = Object.entries(paths)
+      .filter(([path]) => path.startsWith('/tenant/{tenantId}'))
+      .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path.slice('/tenant/{tenantId}'.length)}`, op })));
+    expect(documented.map((d) => d.name).sort()).toEqual(portalRoutes.map(routeName).sort());
+    for (const { name, op } of documented) {
+      const route = portalRoutes.find((r) => routeName(r) === name)!;
+      expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(['401', '404']));
+      expect(Object.keys(op.responses).includes('403'), name).toBe(route.needs !== undefined);
+    }
+  });
+
+  it.each(portalRoutes.map((route) => [routeName(route), route] as const))('%s: 401 without a token, 404 "Tenant not found" to a non-member and for an unknown tenant', async (_name, route) => {
+    const tenant = await createTenant();
+    const outsider = await createTenant();
+    const noToken = expectError(await call(route.method, urlOf(route, tenant.id), { body: route.body }), 401, 'UNAUTHENTICATED', 'Missing bearer token');
+    expect(noToken.data).toBeNull();
+    // A member of another tenant, even its super_admin, learns nothing about this one.
+    const foreign = expectError(await portalCall(outsider.owner, route.method, urlOf(route, tenant.id), route.body), 404, 'NOT_FOUND', 'Tenant not found');
+    expect(foreign.errors).toEqual([{ path: '', message: 'Tenant not found' }]);
+    expectError(await portalCall(tenant.owner, route.method, urlOf(route, 'ten_missing'), route.body), 404, 'NOT_FOUND', 'Tenant not found');
+  });
+
+  it.each(portalRoutes.filter((route) => route.needs).map((route) => [routeName(route), route] as const))('%s: 403 FORBIDDEN to a member whose role lacks the permission', async (_name, route) => {
+    const tenant = await createTenant();
+    const roles = rolesWithout[route.needs!];
+    expect(roles.length).toBeGreaterThan(0);
+    for (const role of roles) {
+      const member = await addMember(tenant.id, role);
+      const body = expectError(await portalCall(member, route.method, urlOf(route, tenant.id), route.body), 403, 'FORBIDDEN', `Your role (${role}) may not ${route.needs!.replaceAll('_', ' ')} in this tenant`);
+      expect(body.data).toBeNull();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { memberships } from '../../src/db/schema';
 import { pageSchema } from '../../src/lib/paging';
 import { memberSchema } from '../../src/schemas/member';
 import { expectError, expectOk } from '../support/http';
+import { portalRequest, race } from '../support/race';
 import { newIdentity } from '../support/tokens';
 import { addMember, createPerson, createTenant, db, portalCall, type TestMember, type TestTenant } from '../support/world';
 
@@ -177,12 +178,18 @@ describe('PATCH /tenant/{tenantId}/members/{userId}', () => {
   it('keeps a super_admin when the last two demote each other at the same time', async () => {
     const tenant = await createTenant();
     const secondOwner = await addMember(tenant.id, 'super_admin');
-    const results = await Promise.all([
-      portalCall(tenant.owner, 'PATCH', memberPath(tenant.id, secondOwner.accountId), { role: 'admin' }),
-      portalCall(secondOwner, 'PATCH', memberPath(tenant.id, tenant.owner.accountId), { role: 'admin' }),
-    ]);
+    // Both read "2 super_admins" before either update lands: only the guard in the UPDATE's WHERE can refuse.
+    const { responses: results, held } = await race(
+      [
+        portalRequest(tenant.owner, 'PATCH', memberPath(tenant.id, secondOwner.accountId), { role: 'admin' }),
+        portalRequest(secondOwner, 'PATCH', memberPath(tenant.id, tenant.owner.accountId), { role: 'admin' }),
+      ],
+      /update "memberships" set "role"/i,
+    );
+    expect(held).toBe(2);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-    for (const res of results.filter((r) => r.status !== 200)) expectError(res, 400, 'BAD_REQUEST', /at least one super_admin/);
+    expect(expectOk(results.find((r) => r.status === 200)!, 200, memberSchema).role).toBe('admin');
+    expectError(results.find((r) => r.status !== 200)!, 400, 'BAD_REQUEST', /at least one super_admin/);
     expect((await listAll(tenant, secondOwner)).filter((m) => m.role === 'super_admin')).toHaveLength(1);
   });
 

@@ -4,8 +4,15 @@ import { redemptions } from '../../src/db/schema';
 import { redemptionSchema } from '../../src/schemas/redemption';
 import { ledgerState } from '../support/ledger';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
-import { customerWithXp, insertReward, redeem, rewardStock } from '../support/rewards';
-import { createTenant, createTestApiKey, db } from '../support/world';
+import { gatewayRequest, race } from '../support/race';
+import { customerWithXp, insertReward, rewardStock } from '../support/rewards';
+import { createTenant, createTestApiKey, db, type TestApiKey } from '../support/world';
+
+/** The redemption's write batch (it starts with the redemption guard). */
+const WRITE_BATCH = /insert into "redemption_guard"/i;
+
+const redeemRequest = (key: TestApiKey, userId: string, rewardId: string) =>
+  gatewayRequest(key, 'POST', '/api/v1/gateway/redemptions', { body: { user_id: userId, reward_id: rewardId } });
 
 function outcomes(responses: JsonResponse[]) {
   const created = responses.filter((res) => res.status === 201);
@@ -19,6 +26,10 @@ async function redemptionCount(tenantId: string) {
   return row?.value;
 }
 
+/**
+ * Every request passes the pre-checks (balance and stock read before any write), then all write
+ * batches reach D1 together: only the CHECK constraints in the batch can stop the overspend.
+ */
 describe('concurrent redemptions', () => {
   it('never overspend XP: with XP for exactly N, 5N simultaneous requests give N successes', async () => {
     const N = 4;
@@ -27,7 +38,9 @@ describe('concurrent redemptions', () => {
     const reward = await insertReward(tenant.id, { xpCost: 25 });
     const userId = await customerWithXp(tenant.id, 25 * N);
 
-    const responses = await Promise.all(Array.from({ length: 5 * N }, () => redeem(key, userId, reward.id)));
+    const { responses, held } = await race(await Promise.all(Array.from({ length: 5 * N }, () => redeemRequest(key, userId, reward.id))), WRITE_BATCH);
+    // Every request saw enough XP in its pre-check and sent its write batch.
+    expect(held).toBe(5 * N);
     const { created, refused } = outcomes(responses);
     expect(created).toHaveLength(N);
     expect(refused).toHaveLength(4 * N);
@@ -43,9 +56,11 @@ describe('concurrent redemptions', () => {
     const reward = await insertReward(tenant.id, { xpCost: 10, stock: S });
     const userIds = await Promise.all(Array.from({ length: 4 * S }, () => customerWithXp(tenant.id, 10)));
 
-    const responses = await Promise.all(userIds.map((userId) => redeem(key, userId, reward.id)));
+    const { responses, held } = await race(await Promise.all(userIds.map((userId) => redeemRequest(key, userId, reward.id))), WRITE_BATCH);
+    expect(held).toBe(4 * S);
     const { created, refused } = outcomes(responses);
     expect(created).toHaveLength(S);
+    expect(refused).toHaveLength(3 * S);
     refused.forEach((res) => expectError(res, 409, 'OUT_OF_STOCK'));
     expect(await rewardStock(reward.id)).toBe(0);
     expect(await redemptionCount(tenant.id)).toBe(S);

@@ -1,12 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { customers, internalTransactions } from '../../src/db/schema';
+import { customers, internalTransactions, redemptions } from '../../src/db/schema';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
+import { z } from '@hono/zod-openapi';
+import { successFlagSchema } from '../../src/lib/envelope';
 import { redemptionSchema } from '../../src/schemas/redemption';
+import { rewardSchema } from '../../src/schemas/reward';
 import { createCustomer, ledgerState } from '../support/ledger';
-import { expectError, expectOk } from '../support/http';
+import { expectError, expectOk, type JsonResponse } from '../support/http';
+import { gatewayRequest, portalRequest, race } from '../support/race';
 import { customerWithXp, insertAsset, insertReward, insertTier, redeem, rewardStock } from '../support/rewards';
-import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
+import { createTenant, createTestApiKey, db, gatewayCall, type TestTenant } from '../support/world';
 
 async function world() {
   const tenant = await createTenant();
@@ -135,6 +139,56 @@ describe('POST /gateway/redemptions', () => {
     });
   });
 
+  describe('a change that lands between the checks and the write is caught by the guard in the write batch', () => {
+    type Change = { schema: z.ZodType; gate: RegExp; request: (tenant: TestTenant, ids: { userId: string; rewardId: string; tierId: string }) => Request };
+    const changes: [string, Change, string, RegExp][] = [
+      [
+        'the reward is archived',
+        { schema: rewardSchema, gate: /update "rewards" set "status"/i, request: (t, ids) => portalRequest(t.owner, 'PATCH', `/api/v1/tenant/${t.id}/rewards/${ids.rewardId}`, { status: 'archived' }) },
+        'REWARD_NOT_ACTIVE',
+        /^The reward is archived/,
+      ],
+      [
+        'the customer is suspended',
+        { schema: successFlagSchema, gate: /update "customers" set "status"/i, request: (t, ids) => portalRequest(t.owner, 'PATCH', `/api/v1/tenant/${t.id}/customers/${ids.userId}`, { status: 'suspended' }) },
+        'CUSTOMER_NOT_ACTIVE',
+        /^The customer is suspended/,
+      ],
+      [
+        'the tier threshold is raised above the customer',
+        {
+          schema: successFlagSchema,
+          gate: /update "tier_rules" set/i,
+          request: (t, ids) =>
+            portalRequest(t.owner, 'PUT', `/api/v1/tenant/${t.id}/tiers/${ids.tierId}`, { tier_name: 'Gold', min_xp_threshold: 5000, benefits_description: '', color: '', icon: '' }),
+        },
+        'NOT_ELIGIBLE',
+        /requires tier Gold \(5000 lifetime XP\)/,
+      ],
+    ];
+
+    it.each(changes)('%s: 409 %s, nothing spent or taken', async (_name, change, code, message) => {
+      const { tenant, key } = await world();
+      const tierId = await insertTier(tenant.id, 'Gold', 100);
+      const userId = await customerWithXp(tenant.id, 300);
+      const reward = await insertReward(tenant.id, { xpCost: 100, stock: 3, minTierId: tierId });
+      const gate = new RegExp(`${change.gate.source}|insert into "redemption_guard"`, 'i');
+      // Released in order: the change lands first, then the redemption's write batch (its checks already passed).
+      const { responses, held } = await race(
+        [change.request(tenant, { userId, rewardId: reward.id, tierId }), await gatewayRequest(key, 'POST', '/api/v1/gateway/redemptions', { body: { user_id: userId, reward_id: reward.id } })],
+        gate,
+        { inOrder: true },
+      );
+      expect(held).toBe(2);
+      const [changed, redeemed] = responses as [JsonResponse, JsonResponse];
+      expectOk(changed, 200, change.schema);
+      expectError(redeemed, 409, code as 'REWARD_NOT_ACTIVE', message);
+      expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 300, ledgerSum: 300, entries: 1 });
+      expect(await rewardStock(reward.id)).toBe(3);
+      expect(await db().select().from(redemptions).where(eq(redemptions.tenantId, tenant.id))).toEqual([]);
+    });
+  });
+
   it('answers 404 at the field for a customer or reward of another tenant, or unknown', async () => {
     const { tenant, key } = await world();
     const other = await createTenant();
@@ -196,5 +250,6 @@ describe('GET /gateway/redemptions/{id}', () => {
     const fetched = expectOk(await gatewayCall(key, 'GET', `/api/v1/gateway/redemptions/${created.id}`), 200, redemptionSchema);
     expect(fetched).toEqual(created);
     expectError(await gatewayCall(other.key, 'GET', `/api/v1/gateway/redemptions/${created.id}`), 404, 'NOT_FOUND', 'Redemption not found');
+    expectError(await gatewayCall(key, 'GET', '/api/v1/gateway/redemptions/red_missing'), 404, 'NOT_FOUND', 'Redemption not found');
   });
 });

@@ -6,6 +6,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { rewardSchema } from '../../src/schemas/reward';
 import { createCustomer } from '../support/ledger';
 import { expectError, expectOk } from '../support/http';
+import { portalRequest, race } from '../support/race';
 import { insertAsset, insertReward, insertTier } from '../support/rewards';
 import { addMember, createTenant, db, portalCall, type TestMember } from '../support/world';
 
@@ -108,9 +109,10 @@ describe('GET /tenant/{t}/rewards', () => {
     expect(drafts.items.map((r) => r.id)).toEqual([first.id]);
   });
 
-  it('answers 422 for an unknown status filter and 404 to a non-member', async () => {
+  it('answers 422 for an unknown status filter or bad paging, and 404 to a non-member', async () => {
     const tenant = await createTenant();
     expectError(await portalCall(tenant.owner, 'GET', `${rewardsPath(tenant.id)}?status=live`), 422, 'VALIDATION_FAILED');
+    for (const query of ['limit=0', 'limit=101', 'page=0']) expectError(await portalCall(tenant.owner, 'GET', `${rewardsPath(tenant.id)}?${query}`), 422, 'VALIDATION_FAILED');
     expectError(await portalCall((await createTenant()).owner, 'GET', rewardsPath(tenant.id)), 404, 'NOT_FOUND');
   });
 });
@@ -147,6 +149,23 @@ describe('PATCH /tenant/{t}/rewards/{id}', () => {
     expect(expectOk(await portalCall(tenant.owner, 'PATCH', path, { status: 'archived' }), 200, rewardSchema).is_active).toBe(false);
     expectOk(await portalCall(tenant.owner, 'PATCH', path, { status: 'active' }), 200, rewardSchema);
     expectError(await portalCall(tenant.owner, 'PATCH', path, { status: 'draft' }), 409, 'INVALID_STATUS_TRANSITION', 'Reward status cannot move from active to draft');
+  });
+
+  it('never lands a status move checked against a stale status: publish racing "stay draft" cannot end in draft', async () => {
+    const tenant = await createTenant();
+    const created = await createViaApi(tenant.owner, tenant.id, {});
+    const path = `${rewardsPath(tenant.id)}/${created.id}`;
+    // Both read `draft` (each move allowed from it); the publish lands first, then the stale "draft".
+    const { responses, held } = await race(
+      [portalRequest(tenant.owner, 'PATCH', path, { status: 'active' }), portalRequest(tenant.owner, 'PATCH', path, { status: 'draft' })],
+      /update "rewards"/i,
+      { inOrder: true },
+    );
+    expect(held).toBe(2);
+    expect(expectOk(responses[0]!, 200, rewardSchema).status).toBe('active');
+    const error = expectError(responses[1]!, 409, 'CONFLICT', /changed by another request/);
+    expect(error.errors).toEqual([{ path: 'status', message: error.message }]);
+    expect(expectOk(await portalCall(tenant.owner, 'GET', path), 200, rewardSchema).status).toBe('active');
   });
 
   it('answers 422 for an empty body or a foreign tier, 403 to a viewer, 404 for another tenant reward', async () => {

@@ -1,7 +1,7 @@
 import { SELF } from 'cloudflare:test';
 import { expect } from 'vitest';
 import type { z } from '@hono/zod-openapi';
-import { errorEnvelopeSchema } from '../../src/lib/envelope';
+import { envelopeOf, errorEnvelopeSchema } from '../../src/lib/envelope';
 import type { ErrorCode } from '../../src/lib/errors';
 
 export const BASE = 'https://loyalty.test';
@@ -27,23 +27,27 @@ export async function call(method: string, path: string, init: { headers?: Recor
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
-/** Asserts status and that the body is exactly the success envelope of `data` (strict schema). */
+/**
+ * Asserts status and that the body is exactly the success envelope of `data`: the same strict
+ * `envelopeOf(schema)` the OpenAPI document describes, so no unlisted field passes at any level.
+ */
 export function expectOk<T extends z.ZodType>(res: JsonResponse, status: number, data: T): z.infer<T> {
   expect(res.status, res.text).toBe(status);
-  const body = res.body as { success?: unknown; data?: unknown };
-  expect(body.success, res.text).toBe(true);
-  const parsed = data.safeParse(body.data);
+  expect(res.headers.get('content-type'), res.text).toMatch(/^application\/json/);
+  const parsed = envelopeOf(data).safeParse(res.body);
   expect(parsed.success ? null : parsed.error.issues, res.text).toBeNull();
-  return parsed.data as z.infer<T>;
+  return (parsed.data as { data: z.infer<T> }).data;
 }
 
 /** Asserts the failure envelope: status, code, `data: null`, at least one {path, message}. */
 export function expectError(res: JsonResponse, status: number, code: ErrorCode, message?: string | RegExp) {
   expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type'), res.text).toMatch(/^application\/json/);
   const parsed = errorEnvelopeSchema.safeParse(res.body);
   expect(parsed.success ? null : parsed.error.issues, res.text).toBeNull();
   const body = parsed.data!;
   expect(body.error.code, res.text).toBe(code);
+  expect(body.message, res.text).toBe(body.error.message);
   if (message !== undefined) expect(body.error.message, res.text).toMatch(message);
   return body;
 }

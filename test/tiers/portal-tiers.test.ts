@@ -91,6 +91,24 @@ describe('GET /tenant/{t}/tiers', () => {
       expectError(await portalCall(viewer, 'GET', `${base(tenant.id)}?${query}`), 422, 'VALIDATION_FAILED');
     }
   });
+
+  it('filters by exact, case-sensitive tier_name, as the gateway does; never another tenant\'s tier of that name', async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    await createTierViaApi(other.owner, other.id, 'Silver', 1);
+    const silver = await createTierViaApi(tenant.owner, tenant.id, 'Silver', 250);
+    await createTierViaApi(tenant.owner, tenant.id, 'Silver Plus', 300);
+    const exact = expectOk(await portalCall(tenant.owner, 'GET', `${base(tenant.id)}?tier_name=Silver`), 200, tierPage);
+    expect(exact.items).toEqual([silver]);
+    expect(expectOk(await portalCall(tenant.owner, 'GET', `${base(tenant.id)}?tier_name=silver`), 200, tierPage)).toEqual({
+      items: [],
+      total_count: 0,
+      page: 1,
+      limit: 20,
+      total_pages: 0,
+      has_next_page: false,
+    });
+  });
 });
 
 describe('PUT /tenant/{t}/tiers/{tierId}', () => {

@@ -118,6 +118,7 @@ describe('GET /gateway/internal-transactions', () => {
     const w = await world();
     const data = expectOk(await gatewayCall(w.key, 'GET', gatewayList('?limit=3')), 200, listSchema);
     expect(data).toMatchObject({ total_count: 4, page: 1, limit: 3, total_pages: 2, has_next_page: true });
+    expect(data.items).toHaveLength(3);
     for (const item of data.items) {
       expect(item.tenant_id).toBe(w.tenant.id);
       expect(item).not.toHaveProperty('tenant');
@@ -135,10 +136,12 @@ describe('GET /gateway/internal-transactions', () => {
     expect((await get(`?user_id=${w.stranger}`)).total_count).toBe(0);
   });
 
-  it('rejects values outside the spec enums with 422', async () => {
+  it('rejects values outside the spec enums and bad paging with 422', async () => {
     const w = await world();
-    expectError(await gatewayCall(w.key, 'GET', gatewayList('?type=bogus')), 422, 'VALIDATION_FAILED');
-    expectError(await gatewayCall(w.key, 'GET', gatewayList('?status=bogus')), 422, 'VALIDATION_FAILED');
+    for (const [query, path] of [['?type=bogus', 'type'], ['?status=bogus', 'status'], ['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?page=0', 'page']]) {
+      const body = expectError(await gatewayCall(w.key, 'GET', gatewayList(query)), 422, 'VALIDATION_FAILED');
+      expect(body.errors.map((e) => e.path), query).toEqual([path]);
+    }
   });
 
   it('answers 401 for a bad signature', async () => {

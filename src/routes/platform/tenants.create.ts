@@ -7,9 +7,13 @@ import { createTenantBodySchema, tenantSchema } from '../../schemas/tenant';
 import { createTenant } from '../../services/tenants';
 import { portalSecurity } from '../portal/security';
 
-/** Runs before body validation: a closed sign-up refuses whatever was sent. */
+/**
+ * Runs before body validation: a closed sign-up refuses whatever was sent. Only `open` (or no
+ * setting, the default) opens it, so a mistyped value fails closed.
+ */
 const signupOpen = createMiddleware<AccountEnv>(async function signupOpen(c, next) {
-  if (c.env.TENANT_SIGNUP === 'closed') throw new ApiError('FORBIDDEN', 'Tenant sign-up is closed on this platform');
+  const setting = c.env.TENANT_SIGNUP ?? 'open';
+  if (setting !== 'open') throw new ApiError('FORBIDDEN', 'Tenant sign-up is closed on this platform');
   await next();
 });
 

@@ -1,0 +1,138 @@
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { createApp } from '../../src/app';
+import { signRequest } from '../../src/auth/signature';
+import { newId } from '../../src/lib/ids';
+import { BASE, type JsonResponse } from './http';
+import type { TestApiKey } from './world';
+
+/**
+ * Forces the interleaving a race needs, deterministically and without timers.
+ *
+ * Every request runs through the whole app (as SELF does) with its own D1 binding. The first D1
+ * round trip of a request (a batch, or a single statement) whose SQL matches `gate` is held until
+ * every request is either held there or already answered; then all held round trips go to D1
+ * together. So each request has done all its reads and checks before any of them writes: code that
+ * relies on a check-then-write in separate round trips fails these tests, code whose write is
+ * guarded in SQL (CHECK, unique index, conditional WHERE) passes them.
+ *
+ * With `inOrder`, the held round trips are released one at a time in the order of `requests`, each
+ * after the previous one has come back from D1: e.g. [archive the reward, redeem it] makes the
+ * archive land between the redemption's checks and its write.
+ *
+ * `held` is how many requests reached the gate before the release: a test asserts it, so it cannot
+ * pass without the race having happened.
+ */
+export async function race(requests: Request[], gate: RegExp, options: { inOrder?: boolean } = {}): Promise<{ responses: JsonResponse[]; held: number }> {
+  const app = createApp();
+  let answered = 0;
+  let released = false;
+  const waiting = new Map<number, { go: () => void; back: Promise<void> }>();
+  const releaseAll = async () => {
+    const order = [...waiting.keys()].sort((a, b) => a - b);
+    for (const index of order) {
+      const held = waiting.get(index)!;
+      held.go();
+      if (options.inOrder) await held.back;
+    }
+  };
+  const check = () => {
+    if (!released && waiting.size + answered >= requests.length) {
+      released = true;
+      void releaseAll();
+    }
+  };
+
+  const run = async (request: Request, index: number): Promise<JsonResponse> => {
+    let reached = false;
+    /** Waits for the release; the returned callback reports that the held round trip came back. */
+    const atGate = async (): Promise<() => void> => {
+      if (reached) return () => undefined;
+      reached = true;
+      let go!: () => void;
+      let back!: () => void;
+      const released = new Promise<void>((resolve) => (go = resolve));
+      waiting.set(index, { go, back: new Promise<void>((resolve) => (back = resolve)) });
+      check();
+      await released;
+      return back;
+    };
+    const ctx = createExecutionContext();
+    try {
+      const response = await app.fetch(request, { ...env, DB: gatedD1(env.DB, gate, atGate) }, ctx);
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: the test's expectOk/expectError reports it
+      }
+      return { status: response.status, headers: response.headers, body, text };
+    } finally {
+      if (!reached) {
+        // Answered without reaching the gate: it must not keep the others waiting.
+        answered += 1;
+        check();
+      }
+      await waitOnExecutionContext(ctx);
+    }
+  };
+
+  const responses = await Promise.all(requests.map(run));
+  return { responses, held: waiting.size };
+}
+
+/** A D1 binding that waits at `atGate` before any round trip whose SQL matches `gate`. */
+function gatedD1(real: D1Database, gate: RegExp, atGate: () => Promise<() => void>): D1Database {
+  const realOf = new WeakMap<object, { statement: D1PreparedStatement; sql: string }>();
+  const through = async <T>(sql: string[], execute: () => Promise<T>): Promise<T> => {
+    if (!sql.some((text) => gate.test(text))) return execute();
+    const back = await atGate();
+    try {
+      return await execute();
+    } finally {
+      back();
+    }
+  };
+  const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const wrapped = {
+      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
+      first: (column?: string) => through([sql], () => (column === undefined ? statement.first() : statement.first(column))),
+      run: () => through([sql], () => statement.run()),
+      all: () => through([sql], () => statement.all()),
+      raw: (options?: { columnNames?: boolean }) => through([sql], () => (options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw())),
+    } as unknown as D1PreparedStatement;
+    realOf.set(wrapped, { statement, sql });
+    return wrapped;
+  };
+  return {
+    prepare: (sql: string) => wrap(real.prepare(sql), sql),
+    batch: (statements: D1PreparedStatement[]) => {
+      const entries = statements.map((s) => realOf.get(s) ?? { statement: s, sql: '' });
+      return through(
+        entries.map((entry) => entry.sql),
+        () => real.batch(entries.map((entry) => entry.statement)),
+      );
+    },
+    exec: (query: string) => real.exec(query),
+    withSession: (constraint?: string) => real.withSession(constraint),
+    dump: () => real.dump(),
+  } as unknown as D1Database;
+}
+
+/** A signed gateway request (a fresh X-Idempotency-Key on writes unless one is given). */
+export async function gatewayRequest(key: TestApiKey, method: string, path: string, options: { body?: unknown; idempotencyKey?: string } = {}): Promise<Request> {
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const headers: Record<string, string> = await signRequest({ keyId: key.keyId, secret: key.secret, method, url: path, body });
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['x-idempotency-key'] = options.idempotencyKey ?? newId('idem');
+  }
+  return new Request(`${BASE}${path}`, { method, headers, body });
+}
+
+/** A portal request with the member's bearer token. */
+export function portalRequest(member: { token: string }, method: string, path: string, body?: unknown): Request {
+  const headers: Record<string, string> = { authorization: `Bearer ${member.token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return new Request(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
