@@ -20,7 +20,6 @@ export function createApp() {
   api.use('/user/*', authenticateAccount);
   api.use('/tenants', authenticateAccount);
   api.use('/tenants/*', authenticateAccount);
-  api.use('/tenant/*', authenticateAccount);
   registerPlatform(api);
   api.route('/tenant/:tenantId', portalApp());
   api.route('/gateway', gatewayApp());

@@ -1,4 +1,4 @@
-import { and, eq, exists, isNull } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { accounts, memberships, tenants, type Account } from '../db/schema';
 import { newId } from '../lib/ids';
@@ -30,15 +30,25 @@ export async function createAccount(
   return account;
 }
 
-/** The caller's membership in a tenant together with the tenant, or undefined when not a member. */
-export async function findMembershipWithTenant(db: Database, accountId: string, tenantId: string) {
-  const [row] = await db
-    .select({ tenant: tenants, membership: memberships })
-    .from(memberships)
-    .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
-    .where(and(eq(memberships.accountId, accountId), eq(memberships.tenantId, tenantId)))
-    .limit(1);
-  return row;
+/**
+ * The account of `sub`, its membership in the tenant and the tenant, in one D1 round trip (the
+ * portal's per-request lookup). Separate statements, as a batch cannot return two joined tables'
+ * same-named columns.
+ */
+export async function findAccountWithMembership(db: Database, sub: string, tenantId: string) {
+  const accountOfSub = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.sub, sub));
+  const [accountRows, membershipRows, tenantRows] = await db.batch([
+    db.select().from(accounts).where(eq(accounts.sub, sub)).limit(1),
+    db
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.tenantId, tenantId), inArray(memberships.accountId, accountOfSub)))
+      .limit(1),
+    db.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+  ]);
+  const membership = membershipRows[0];
+  const tenant = tenantRows[0];
+  return { account: accountRows[0], member: membership && tenant ? { membership, tenant } : undefined };
 }
 
 export async function listMembershipsOfAccount(db: Database, accountId: string) {

@@ -164,6 +164,15 @@ describe('accounts at sign-in', () => {
 });
 
 describe('invitations and unverified emails', () => {
+  it('lets an invited person in on their very first request, made to the tenant itself', async () => {
+    const tenant = await createTenant();
+    const identity = newIdentity('first-at-tenant');
+    expectOk(await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/members`, { email: identity.email, role: 'viewer' }), 201, memberSchema);
+    const person = { token: await portalToken(identity) };
+    const members = expectOk(await portalCall(person, 'GET', `/api/v1/tenant/${tenant.id}/members`), 200, pageSchema(memberSchema));
+    expect(members.items.find((m) => m.email === identity.email)).toMatchObject({ role: 'viewer', status: 'active' });
+  });
+
   it('does not hand an invitation to a token whose email the identity provider marks unverified', async () => {
     const tenant = await createTenant();
     const identity = newIdentity('unverified');

@@ -1,6 +1,6 @@
 import { createRouter } from '../../lib/openapi';
 import type { PortalEnv } from '../../env';
-import { resolveTenantMember } from '../../middleware/portal-auth';
+import { authenticateMember } from '../../middleware/portal-auth';
 import { registerPortalInternalTransactionGet } from './internal-transactions.get';
 import { registerPortalInternalTransactionsList } from './internal-transactions.list';
 import { registerPortalXpAdjustmentCreate } from './xp-adjustments.create';
@@ -45,7 +45,7 @@ import { registerAnalyticsTopRewards } from './analytics.top-rewards';
 /** The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant. */
 export function portalApp() {
   const app = createRouter<PortalEnv>();
-  app.use('*', resolveTenantMember);
+  app.use('*', authenticateMember);
   registerMembersList(app);
   registerMembersCreate(app);
   registerMembersUpdate(app);

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-/** The `{tenantId}` path segment of every portal route (membership is checked by resolveTenantMember). */
+/** The `{tenantId}` path segment of every portal route (membership is checked by authenticateMember). */
 export const tenantParams = z.object({
   tenantId: z.string().min(1).openapi({ param: { name: 'tenantId', in: 'path' }, example: 'ten_3k9q...' }),
 });
