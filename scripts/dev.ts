@@ -1,8 +1,11 @@
 /**
  * `npm run dev`: the whole service on this machine, offline, no Cloudflare account.
- * 1. dev key pair and `.dev.vars` (first run only), 2. local D1 migrations, 3. `wrangler dev`,
- * 4. the demo tenant seeded through the running server's HTTP API, 5. credentials printed.
- * Ctrl+C (or SIGTERM to this process) stops wrangler and workerd with it.
+ * 1. dev keys and `.dev.vars` (created on the first run, completed on later ones), 2. the contracts
+ * compiled (src/chain/artifacts.generated.ts), 3. anvil for each local chain in CHAINS (the relayer
+ * funded), 4. local D1 migrations, 5. `wrangler dev` (the settlement queue consumer runs inside it),
+ * 6. a ticker running the every-minute crons (wrangler dev never fires them), 7. the demo tenant
+ * seeded through the running server's HTTP API, onchain assets included, 8. a summary printed.
+ * Ctrl+C (or SIGTERM to this process) stops wrangler, workerd and anvil.
  *
  *   npm run dev [-- --port 8787] [-- --no-seed]
  */
@@ -10,7 +13,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { compileContracts } from './lib/compile-contracts';
+import { startCronTicker, type CronTicker } from './lib/cron-ticker';
 import { ensureDevSetup, readDemoState, ROOT, type DemoState } from './lib/dev-files';
+import { printSummary } from './lib/dev-summary';
+import { prepareDevChains, type DevChains } from './lib/local-chain';
 import { seed } from './seed';
 
 const { values } = parseArgs({
@@ -22,6 +29,7 @@ const { values } = parseArgs({
 const HOST = '127.0.0.1';
 const PORT = Number(values.port);
 const BASE_URL = `http://${HOST}:${PORT}`;
+const CRON_TICK_SECONDS = 3;
 process.env.LOYALTY_URL = BASE_URL;
 
 const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
@@ -41,6 +49,11 @@ function log(message: string): void {
 }
 
 let oneShot: ChildProcess | undefined;
+let server: ChildProcess | undefined;
+let serverExited: Promise<number> | undefined;
+let chains: DevChains | undefined;
+let ticker: CronTicker | undefined;
+let stopping = false;
 
 function runOnce(args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -66,13 +79,11 @@ function portInUse(port: number): Promise<boolean> {
   });
 }
 
-let server: ChildProcess | undefined;
-let serverExited: Promise<number> = new Promise(() => undefined);
-let stopping = false;
+const serverRunning = () => Boolean(server?.pid) && server?.exitCode === null && server?.signalCode === null;
 
 /** wrangler runs in its own process group, so one signal reaches wrangler, workerd and esbuild. */
 function signalServer(signal: NodeJS.Signals): void {
-  if (!server?.pid || server.exitCode !== null || server.signalCode !== null) return;
+  if (!server?.pid || !serverRunning()) return;
   try {
     process.kill(-server.pid, signal);
   } catch {
@@ -80,31 +91,42 @@ function signalServer(signal: NodeJS.Signals): void {
   }
 }
 
-function stop(signal: NodeJS.Signals): void {
+/**
+ * Stops everything in order: the ticker, then wrangler (so the queue consumer sends nothing more),
+ * then anvil (SIGTERM: it writes its state file on the way out), then this process.
+ */
+async function shutdown(exitCode: number, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (stopping) return;
   stopping = true;
-  if (!server) {
-    oneShot?.kill('SIGTERM');
-    process.exit(130);
-  }
   log('stopping…');
-  signalServer(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
-  setTimeout(() => {
-    signalServer('SIGKILL');
-    process.exit(1);
-  }, 5000).unref();
+  ticker?.stop();
+  oneShot?.kill('SIGTERM');
+  if (serverRunning() && serverExited) {
+    signalServer(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
+    const killer = setTimeout(() => signalServer('SIGKILL'), 5000);
+    await serverExited;
+    clearTimeout(killer);
+  }
+  await chains?.stop();
+  process.exit(exitCode);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
-process.on('exit', () => signalServer('SIGKILL'));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal === 'SIGINT' ? 130 : 143, signal));
+// Last resort when this process dies another way: nothing it started outlives it.
+process.on('exit', () => {
+  signalServer('SIGKILL');
+  for (const anvil of chains?.started ?? []) {
+    try {
+      if (anvil.pid) process.kill(anvil.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+});
 
 async function waitForServer(timeoutMs = 90_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void serverExited.then(() => {
-    exited = true;
-  });
-  while (Date.now() < deadline && !exited && !stopping) {
+  while (Date.now() < deadline && serverRunning() && !stopping) {
     try {
       const res = await fetch(`${BASE_URL}/api/v1/info`, { signal: AbortSignal.timeout(2000) });
       if (res.ok) return true;
@@ -116,57 +138,32 @@ async function waitForServer(timeoutMs = 90_000): Promise<boolean> {
   return false;
 }
 
-function printSummary(state: DemoState | undefined): void {
-  const line = '─'.repeat(72);
-  const out = [
-    '',
-    line,
-    ` Loyalty API (local)   ${BASE_URL}/api/v1`,
-    ` OpenAPI document      ${BASE_URL}/api/v1/openapi.json`,
-    ` API docs (Swagger UI) ${BASE_URL}/api/v1/docs`,
-  ];
-  if (state?.tenant) out.push(` Demo tenant           ${state.tenant.name} (${state.tenant.slug})  id ${state.tenant.id}`);
-  if (state?.apiKey) {
-    out.push(` Gateway API key id    ${state.apiKey.keyId}`);
-    out.push(` Gateway API secret    ${state.apiKey.secret}   (kept in .dev/demo.json)`);
-  }
-  out.push(
-    '',
-    ' Portal token (the demo super_admin; any other email is a new account with no tenant):',
-    `   TOKEN=$(npm run -s token -- --email ${state?.adminEmail ?? 'demo-admin@example.com'})`,
-    `   curl -H "Authorization: Bearer $TOKEN" ${BASE_URL}/api/v1/user/me`,
-  );
-  if (state?.tenant) out.push(`   curl -H "Authorization: Bearer $TOKEN" ${BASE_URL}/api/v1/tenant/${state.tenant.id}/tiers`);
-  out.push(
-    ' Signed gateway call with the demo key:',
-    '   npm run gateway -- GET /api/v1/gateway/internal-transactions/<id>',
-    ' Run the Cron Trigger jobs (idempotency cleanup) by hand:',
-    `   curl "${BASE_URL}/__scheduled?cron=0+*+*+*+*"`,
-    '',
-    ' Ctrl+C stops the server. Data lives in .wrangler/state (delete it to start over).',
-    line,
-  );
-  console.log(out.join('\n'));
+/** A fatal start-up problem: said once, in one line, then everything started so far is stopped. */
+function fail(message: string): Promise<void> {
+  console.error(`[dev] ${message}`);
+  return shutdown(1);
 }
 
-async function main(): Promise<void> {
-  const { key, created } = await ensureDevSetup();
-  if (created.length > 0) log(`created ${created.join(', ')} (local development only, git-ignored)`);
-
-  if (await portInUse(PORT)) {
-    console.error(`[dev] port ${PORT} is already in use (another \`npm run dev\`?). Stop it or use \`npm run dev -- --port 8788\`.`);
-    process.exit(1);
+async function startChains(vars: ReadonlyMap<string, string>): Promise<boolean> {
+  try {
+    chains = await prepareDevChains(vars, log);
+  } catch (error) {
+    await fail(error instanceof Error ? error.message : String(error));
+    return false;
   }
-
-  log('applying local D1 migrations…');
-  const migrated = await runOnce(['d1', 'migrations', 'apply', 'DB', '--local']);
-  if (migrated !== 0) {
-    console.error(`[dev] migrations failed (exit ${migrated})`);
-    process.exit(migrated);
+  for (const line of chains.lines) log(line);
+  if (chains.relayerAddress) log(`relayer ${chains.relayerAddress}`);
+  for (const anvil of chains.started) {
+    void anvil.exited.then((code) => {
+      if (!stopping) void fail(`anvil (pid ${anvil.pid}) exited unexpectedly (${code}) ${anvil.stderr()}`);
+    });
   }
-  if (stopping) process.exit(130);
+  return true;
+}
 
+function startServer(): void {
   log(`starting wrangler dev on ${BASE_URL} …`);
+  // --test-scheduled keeps /__scheduled working for those used to it; the ticker uses /cdn-cgi/handler/scheduled.
   server = spawn(process.execPath, [WRANGLER, 'dev', '--ip', HOST, '--port', String(PORT), '--show-interactive-dev-session=false', '--test-scheduled'], {
     cwd: ROOT,
     env: offlineEnv,
@@ -175,15 +172,36 @@ async function main(): Promise<void> {
   });
   serverExited = new Promise((resolve) => server?.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
   void serverExited.then((code) => {
-    if (!stopping) console.error(`[dev] wrangler dev exited (${code})`);
-    process.exit(stopping ? 0 : code || 1);
+    if (!stopping) void fail(`wrangler dev exited (${code})`);
   });
+}
 
+async function main(): Promise<void> {
+  const { key, vars, created, notes } = await ensureDevSetup();
+  if (created.length > 0) log(`created ${created.join(', ')} (local development only, git-ignored)`);
+  for (const note of notes) log(note);
+
+  if (await portInUse(PORT)) return fail(`port ${PORT} is already in use (another \`npm run dev\`?). Stop it or use \`npm run dev -- --port 8788\`.`);
+
+  try {
+    const { cacheHit } = await compileContracts();
+    log(`contracts compiled into src/chain/artifacts.generated.ts${cacheHit ? ' (cached)' : ''}`);
+  } catch (error) {
+    return fail(`contracts did not compile: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (stopping || !(await startChains(vars))) return;
+
+  log('applying local D1 migrations…');
+  const migrated = await runOnce(['d1', 'migrations', 'apply', 'DB', '--local']);
+  if (stopping) return;
+  if (migrated !== 0) return fail(`migrations failed (exit ${migrated})`);
+
+  startServer();
   if (!(await waitForServer())) {
-    if (!stopping) console.error(`[dev] the server did not answer ${BASE_URL}/api/v1/info in time`);
-    stop('SIGTERM');
+    if (!stopping) await fail(`the server did not answer ${BASE_URL}/api/v1/info in time`);
     return;
   }
+  ticker = startCronTicker(BASE_URL, CRON_TICK_SECONDS * 1000, log);
 
   let state: DemoState | undefined;
   if (!values['no-seed']) {
@@ -193,11 +211,18 @@ async function main(): Promise<void> {
       console.error(`[dev] seed stopped: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  if (!stopping) printSummary(state ?? readDemoState());
+  if (stopping) return;
+  printSummary({
+    baseUrl: BASE_URL,
+    state: state ?? readDemoState(),
+    chainLines: chains?.lines ?? [],
+    relayerAddress: chains?.relayerAddress,
+    tickedCrons: ticker.crons,
+    tickSeconds: CRON_TICK_SECONDS,
+  });
 }
 
 main().catch((err: unknown) => {
   console.error(err);
-  stop('SIGTERM');
-  process.exitCode = 1;
+  void shutdown(1);
 });

@@ -2,147 +2,27 @@
  * Seeds a demo tenant through the HTTP API of the running dev server, so the data goes through
  * the real routes' validation and rules. Idempotent: running it again finds what exists and adds
  * only what is missing. A step whose route answers an error prints the status and body, and the
- * seed goes on with what it can do.
+ * seed goes on with what it can do. The onchain part (scripts/lib/seed-onchain.ts) runs last and
+ * only on a chain of this machine.
  *
  *   npm run seed            (npm run dev runs it after start-up)
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { apiCall, baseUrl, dataOf, errorCodeOf, type ApiResponse, type GatewayKey } from './lib/api-client';
-import { ensureDevSetup, readDemoState, writeDemoState, type DemoState, type DevSigningKey } from './lib/dev-files';
+import { apiCall, baseUrl, dataOf, errorCodeOf, type GatewayKey } from './lib/api-client';
+import { ensureDevSetup, readDemoState, readDevVars, writeDemoState, type DemoState, type DevSigningKey } from './lib/dev-files';
+import { demoChainId } from './lib/local-chain';
 import { mintPortalToken } from './lib/portal-token';
+import { ATTRIBUTES, COHORTS, CUSTOMERS, REWARDS, TIERS, type DemoCustomer } from './lib/demo-data';
+import { seedOnchain } from './lib/seed-onchain';
+import { listAll, onceKey, Report } from './lib/seed-report';
 
 export const DEMO_ADMIN_EMAIL = 'demo-admin@example.com';
 const DEMO_TENANT = { name: 'Demo Coffee Co.', slug: 'demo-coffee' };
 
-const TIERS = [
-  { tier_name: 'Bronze', min_xp_threshold: 0, benefits_description: 'Member prices and a birthday treat', color: '#cd7f32', icon: 'medal-bronze' },
-  { tier_name: 'Silver', min_xp_threshold: 500, benefits_description: 'Free size upgrade and early access to seasonal drinks', color: '#c0c0c0', icon: 'medal-silver' },
-  { tier_name: 'Gold', min_xp_threshold: 2000, benefits_description: 'Free drink every month, invitations to tastings', color: '#ffd700', icon: 'medal-gold' },
-] as const;
-
-type TierName = (typeof TIERS)[number]['tier_name'];
-
-const REWARDS: { title: string; description: string; xp_cost: string; min_tier?: TierName; stock?: number }[] = [
-  { title: 'Free coffee', description: 'Any hot drink, any size', xp_cost: '150' },
-  { title: '10% off your next order', description: 'One-time discount code', xp_cost: '400' },
-  { title: 'Canvas tote bag', description: 'Limited edition tote', xp_cost: '800', min_tier: 'Silver', stock: 50 },
-  { title: 'VIP tasting evening', description: 'Two seats at the roastery tasting', xp_cost: '2500', min_tier: 'Gold', stock: 20 },
-];
-
-const ATTRIBUTES = [
-  { key: 'favorite_drink', type: 'string' },
-  { key: 'newsletter_opt_in', type: 'boolean' },
-  { key: 'visits_per_month', type: 'number' },
-  { key: 'member_since', type: 'date' },
-] as const;
-
-type XpEntry = { type: 'xp_earn' | 'xp_bonus'; amount: string; notes: string };
-type DemoCustomer = {
-  external_id: string;
-  email: string;
-  username: string;
-  country_code: string;
-  xp: XpEntry[];
-  redeem?: string;
-  attributes: Record<string, unknown>;
-};
-
-const earn = (amount: number, notes: string): XpEntry => ({ type: 'xp_earn', amount: String(amount), notes });
-const bonus = (amount: number, notes: string): XpEntry => ({ type: 'xp_bonus', amount: String(amount), notes });
-
-/** Lifetime XP lands them in different tiers: Gold >= 2000, Silver >= 500, Bronze below. */
-const CUSTOMERS: DemoCustomer[] = [
-  { external_id: 'demo-1001', email: 'alice@example.com', username: 'alice', country_code: 'US', xp: [earn(1200, 'Orders in March'), bonus(500, 'Welcome bonus'), earn(600, 'Orders in April')], redeem: 'Canvas tote bag', attributes: { favorite_drink: 'flat white', newsletter_opt_in: true, visits_per_month: 12, member_since: '2023-02-14' } },
-  { external_id: 'demo-1002', email: 'marcus@example.com', username: 'marcus', country_code: 'US', xp: [earn(320, 'Orders in March')], attributes: { favorite_drink: 'cold brew', newsletter_opt_in: false, visits_per_month: 3, member_since: '2025-09-01' } },
-  { external_id: 'demo-1003', email: 'dieter@example.de', username: 'dieter', country_code: 'DE', xp: [earn(1500, 'Office catering'), bonus(800, 'Referral bonus'), earn(700, 'Orders in April')], redeem: 'VIP tasting evening', attributes: { favorite_drink: 'espresso', newsletter_opt_in: true, visits_per_month: 20, member_since: '2022-11-30' } },
-  { external_id: 'demo-1004', email: 'lena@example.de', username: 'lena', country_code: 'DE', xp: [earn(450, 'Orders in March'), bonus(100, 'App review')], redeem: 'Free coffee', attributes: { favorite_drink: 'chai latte', newsletter_opt_in: true, visits_per_month: 6, member_since: '2024-05-20' } },
-  { external_id: 'demo-1005', email: 'claire@example.fr', username: 'claire', country_code: 'FR', xp: [earn(200, 'Orders in April')], attributes: { favorite_drink: 'cappuccino', visits_per_month: 2, member_since: '2026-01-10' } },
-  { external_id: 'demo-1006', email: 'emma@example.co.uk', username: 'emma', country_code: 'GB', xp: [earn(650, 'Orders in March'), bonus(150, 'Birthday bonus')], redeem: '10% off your next order', attributes: { favorite_drink: 'earl grey', newsletter_opt_in: true, visits_per_month: 8, member_since: '2024-08-03' } },
-  { external_id: 'demo-1007', email: 'haruto@example.jp', username: 'haruto', country_code: 'JP', xp: [earn(900, 'Orders in March'), bonus(300, 'Campaign bonus'), earn(1000, 'Orders in April')], attributes: { favorite_drink: 'matcha latte', newsletter_opt_in: false, visits_per_month: 15, member_since: '2023-06-18' } },
-  { external_id: 'demo-1008', email: 'beatriz@example.com.br', username: 'beatriz', country_code: 'BR', xp: [earn(120, 'First order')], attributes: { favorite_drink: 'cafezinho', newsletter_opt_in: true, visits_per_month: 1, member_since: '2026-03-02' } },
-];
-
-const COHORTS = [
-  {
-    name: 'European newsletter readers',
-    description: 'Opted in to the newsletter, in Germany, France or the UK',
-    rules: {
-      operator: 'and',
-      version: 1,
-      predicates: [
-        { type: 'attribute', key: 'newsletter_opt_in', op: 'eq', value: 'true' },
-        { type: 'country', op: 'in', value: '["DE","FR","GB"]' },
-      ],
-    },
-  },
-  {
-    name: 'Regulars',
-    description: 'At least 10 visits a month, or 1,500 XP to spend',
-    rules: {
-      operator: 'or',
-      version: 1,
-      predicates: [
-        { type: 'attribute', key: 'visits_per_month', op: 'gte', value: '10' },
-        { type: 'xp_balance', op: 'gte', value: '1500' },
-      ],
-    },
-  },
-  {
-    name: 'Members since 2025',
-    description: 'Joined the program on or after 1 January 2025',
-    rules: {
-      operator: 'and',
-      version: 1,
-      predicates: [{ type: 'attribute', key: 'member_since', op: 'gte', value: '2025-01-01' }],
-    },
-  },
-];
-
 type Tier = { id: string; tier_name: string };
 type Reward = { id: string; title: string };
 type Customer = { id: string; external_id: string; xp_balance: string; lifetime_xp: string; tier?: { tier_name: string } | null };
-type Page<T> = { items: T[] };
-
-/** Prints each step's outcome; failures show the request, status and body, and are counted. */
-class Report {
-  failures = 0;
-  /** Routes that answered "No route" (not built yet): tried once, then skipped. */
-  private readonly missingRoutes = new Set<string>();
-
-  /** True when `route` already answered "No route"; the step is then skipped quietly. */
-  routeMissing(route: string): boolean {
-    return this.missingRoutes.has(route);
-  }
-
-  ok(label: string, detail = ''): void {
-    console.log(`  ✓ ${label}${detail ? ` (${detail})` : ''}`);
-  }
-
-  skip(label: string, why: string): void {
-    console.log(`  - ${label}: ${why}`);
-  }
-
-  fail(label: string, res: ApiResponse, route?: string): void {
-    this.failures += 1;
-    const body = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
-    const noRoute = res.status === 404 && errorCodeOf(res) === 'NOT_FOUND' && body.includes('No route');
-    if (noRoute && route) this.missingRoutes.add(route);
-    const hint = noRoute ? ' (route not built yet; skipping its other steps)' : '';
-    console.log(`  ✗ ${label}: ${res.method} ${res.path} -> ${res.status}${hint} ${body.length > 600 ? `${body.slice(0, 600)}…` : body}`);
-  }
-}
-
-/** A deterministic idempotency key for a write that must not happen twice (XP, redemptions). */
-function onceKey(kind: string, payload: unknown): string {
-  return `seed:${kind}:${createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 16)}`;
-}
-
-async function listAll<T>(path: string, token: string): Promise<{ res: ApiResponse; items?: T[] }> {
-  const res = await apiCall('GET', `${path}?limit=100`, { token });
-  return { res, items: dataOf<Page<T>>(res)?.items };
-}
-
 async function ensureTenant(token: string, state: DemoState, report: Report) {
   const created = await apiCall('POST', '/tenants', { token, body: DEMO_TENANT });
   const tenant = dataOf<{ id: string; name: string; slug: string }>(created);
@@ -347,17 +227,29 @@ export async function seed(signingKey: DevSigningKey): Promise<SeedResult> {
   const rewardIds = await ensureRewards(token, tenant.id, tierIds, report);
   await ensureAttributes(token, tenant.id, report);
 
+  const customerIds = new Map<string, string>();
   if (!apiKey) report.skip('customers, XP and redemptions', 'no API key');
   else {
     for (const demo of CUSTOMERS) {
       const customer = await seedCustomer(apiKey, demo, rewardIds, report);
       if (customer) {
+        customerIds.set(demo.external_id, customer.id);
         console.log(`      ${customer.id}: balance ${customer.xp_balance}, lifetime ${customer.lifetime_xp}, tier ${customer.tier?.tier_name ?? 'none'}`);
       }
     }
   }
 
   await ensureCohorts(token, tenant.id, report);
+
+  // Last, so the XP above stays off-chain and the demo shows both kinds.
+  const chainId = demoChainId(readDevVars());
+  if (!apiKey) report.skip('onchain demo', 'no API key');
+  else if (chainId === undefined) report.skip('onchain demo', 'CHAINS in .dev.vars names no chain on this machine (the seed never deploys on a remote chain)');
+  else {
+    console.log(`Onchain demo on chain ${chainId} (deploys, mints and burns settle through the queue; takes a few seconds) …`);
+    state.onchain = await seedOnchain({ token, tenantId: tenant.id, gatewayKey: apiKey, chainId, customerIds, report });
+    writeDemoState(state);
+  }
   console.log(report.failures === 0 ? 'Seed complete.' : `Seed finished with ${report.failures} failed step(s) (see ✗ above).`);
   return { state, failures: report.failures };
 }

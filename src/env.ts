@@ -14,7 +14,19 @@ export type Bindings = {
   SIGNATURE_TOLERANCE_SECONDS?: string;
   TENANT_SIGNUP?: string;
   WALLET_MNEMONIC?: string;
+  /** JSON `{"<chain_id>": "<rpc url>"}`: the EVM chains assets may live on (src/chain/chains.ts). */
+  CHAINS?: string;
+  /** Hex private key of the platform's relayer: owner of reference contracts, signer of settlements. */
+  RELAYER_PRIVATE_KEY?: string;
+  /** Blocks a receipt must be buried under before it is final (default 1). */
+  CONFIRMATIONS?: string;
+  /** Seconds a sent transaction may wait in the pool before it is re-sent with higher fees (default 120). */
+  SETTLEMENT_STUCK_SECONDS?: string;
+  SETTLEMENT_QUEUE: Queue<SettlementMessage>;
 };
+
+/** What the settlement queue carries: ids only, never amounts or keys. */
+export type SettlementMessage = { operationId: string };
 
 type BaseVariables = {
   db: Database;

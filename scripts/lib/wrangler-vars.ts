@@ -1,7 +1,7 @@
 /**
- * Reads the `[vars]` table of wrangler.toml (top level, not per environment). wrangler.toml keeps
- * its vars as `KEY = "string"` lines, which is all this small reader understands; anything else
- * in the table is ignored.
+ * Reads the `[vars]` table and the cron triggers of wrangler.toml (top level, not per environment).
+ * wrangler.toml keeps its vars as `KEY = "string"` lines and its crons on one `crons = [...]` line,
+ * which is all this small reader understands; anything else in those tables is ignored.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,4 +28,19 @@ export function requireVar(vars: Record<string, string>, name: string): string {
   const value = vars[name];
   if (!value) throw new Error(`wrangler.toml [vars] has no ${name}`);
   return value;
+}
+
+/** The `crons` of wrangler.toml's `[triggers]` table (one line, `crons = ["...", ...]`). */
+export function readWranglerCrons(path = join(ROOT, 'wrangler.toml')): string[] {
+  let inTriggers = false;
+  for (const raw of readFileSync(path, 'utf8').split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.startsWith('[')) {
+      inTriggers = line === '[triggers]';
+      continue;
+    }
+    const match = inTriggers ? /^crons\s*=\s*\[(.*)\]\s*(?:#.*)?$/.exec(line) : null;
+    if (match) return [...(match[1] ?? '').matchAll(/"([^"]*)"|'([^']*)'/g)].map(([, double, single]) => double ?? single ?? '');
+  }
+  return [];
 }

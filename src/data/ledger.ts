@@ -1,6 +1,6 @@
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { customerGuard, customers, internalTransactions, type CustomerStatus, type TransactionType } from '../db/schema';
+import { customerGuard, customers, internalTransactions, internalWallets, onchainAssets, onchainOperations, XP_ASSET_KEY, type CustomerStatus, type TransactionType } from '../db/schema';
 import { violatesCheck } from './db-errors';
 import { lifetimeDelta } from '../domain/ledger';
 import { isoNow } from '../lib/time';
@@ -12,28 +12,48 @@ export type LedgerEntry = {
   type: TransactionType;
   amount: number;
   redemptionId?: string | null;
-  onchainAssetId?: string | null;
   notes?: string | null;
   metadata?: unknown;
+  /** Id of the operation that mirrors the entry onto the tenant's XP token, when it has one. */
+  mirrorOperationId: string;
+  /** The mirror waits for this operation (a reward is delivered before its XP is burned). */
+  mirrorAfterOperationId?: string;
+  /** Settles onchain even without an XP token: a redemption that delivers an onchain reward. */
+  awaitsSettlement?: boolean;
 };
 
+/** Base units are `amount x 10^decimals`: the decimal string gets `decimals` zeros (exact past 2^63). */
+const ZEROS = '0'.repeat(36);
+
 /**
- * The two statements that append one completed XP entry and move the customer's balance with it.
- * Put them in the same `db.batch` as anything that must happen with them (a redemption, a stock
- * decrement): if the balance would drop below zero the check constraint fails and D1 rolls the
- * whole batch back, so no interleaving of concurrent requests can overspend.
+ * The statements that append one XP entry and move the customer's balance with it. Put them in the
+ * same `db.batch` as anything that must happen with them (a redemption, a stock decrement): if the
+ * balance would drop below zero the check constraint fails and D1 rolls the whole batch back, so no
+ * interleaving of concurrent requests can overspend.
+ *
+ * Settlement (CONTRACT.md, XP ledger): when the tenant's XP token mirrors the ledger (an `xp` asset
+ * that is deploying or active, and the customer has a wallet), decided in SQL inside the batch, the
+ * entry is written `initialized` with a mint (credit) or burn (debit) operation. A debit reserves
+ * the XP at once; a credit moves the balance and lifetime XP only when its settlement completes
+ * (data/settlement.ts). Otherwise the entry is `completed` at once, as off-chain.
  *
  * @example
  * await db.batch([...ledgerEntryStatements(db, entry)]).catch(rethrowLedgerError);
  */
 export function ledgerEntryStatements(db: Database, entry: LedgerEntry) {
   const now = isoNow();
+  const mirror = sql`select a.id as asset_id, a.chain_id, a.decimals, w.address
+    from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id and w.user_id = ${entry.userId}
+    where a.tenant_id = ${entry.tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
+  const settles = entry.awaitsSettlement ? sql`1` : sql`exists (${mirror})`;
+  const credit = entry.amount > 0;
+  const waitsFor = entry.mirrorAfterOperationId ?? null;
   return [
     db
       .update(customers)
       .set({
-        xpBalance: sql`${customers.xpBalance} + ${entry.amount}`,
-        lifetimeXp: sql`${customers.lifetimeXp} + ${lifetimeDelta(entry.type, entry.amount)}`,
+        xpBalance: credit ? sql`${customers.xpBalance} + (case when ${settles} then 0 else ${entry.amount} end)` : sql`${customers.xpBalance} + ${entry.amount}`,
+        lifetimeXp: sql`${customers.lifetimeXp} + (case when ${settles} then 0 else ${lifetimeDelta(entry.type, entry.amount)} end)`,
         updatedAt: now,
       })
       .where(and(eq(customers.id, entry.userId), eq(customers.tenantId, entry.tenantId))),
@@ -43,14 +63,19 @@ export function ledgerEntryStatements(db: Database, entry: LedgerEntry) {
       userId: entry.userId,
       type: entry.type,
       amount: entry.amount,
-      status: 'completed',
+      status: sql`(case when ${settles} then 'initialized' else 'completed' end)`,
       redemptionId: entry.redemptionId ?? null,
-      onchainAssetId: entry.onchainAssetId ?? null,
+      onchainAssetId: sql`(select asset_id from (${mirror}))`,
       notes: entry.notes ?? null,
       metadata: entry.metadata ?? null,
       createdAt: now,
       updatedAt: now,
     }),
+    // Every column, in the table's order (insert ... select names them all).
+    db.insert(onchainOperations).select(sql`select ${entry.mirrorOperationId}, ${entry.tenantId}, ${credit ? 'mint' : 'burn'},
+        ${waitsFor === null ? 'queued' : 'waiting'}, m.chain_id, m.asset_id, ${entry.id}, ${entry.redemptionId ?? null}, ${waitsFor}, m.address,
+        ${String(Math.abs(entry.amount))} || substr(${ZEROS}, 1, coalesce(m.decimals, 0)), null, null, null, 0, null, null, ${now}, ${now}
+      from (${mirror}) m`),
   ] as const;
 }
 

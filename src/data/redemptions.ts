@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { customers, onchainAssets, redemptionGuard, redemptions, rewards, tenants, tierRules, type Redemption } from '../db/schema';
+import { customers, internalWallets, onchainAssets, redemptionGuard, redemptions, rewards, tenants, tierRules, type Redemption } from '../db/schema';
 import { EARNING_STATUSES } from '../domain/ledger';
 import { offsetOf, type PageParams } from '../lib/paging';
 import type { RedemptionDetails } from '../views/redemption';
@@ -12,7 +12,7 @@ const newestFirst = [desc(redemptions.createdAt), desc(redemptions.id)] as const
 /** The customer, the reward and the reward's minimum tier, as the pre-redemption checks need them. */
 export async function loadRedemptionCandidate(db: Database, tenantId: string, userId: string, rewardId: string) {
   const reward = and(eq(rewards.id, rewardId), eq(rewards.tenantId, tenantId));
-  const [customerRows, rewardRows, tierRows] = await db.batch([
+  const [customerRows, rewardRows, tierRows, assetRows, walletRows] = await db.batch([
     db.select().from(customers).where(and(eq(customers.id, userId), eq(customers.tenantId, tenantId))).limit(1),
     db.select().from(rewards).where(reward).limit(1),
     db
@@ -20,8 +20,12 @@ export async function loadRedemptionCandidate(db: Database, tenantId: string, us
       .from(tierRules)
       .where(and(eq(tierRules.tenantId, tenantId), inArray(tierRules.id, db.select({ id: rewards.minTierId }).from(rewards).where(reward))))
       .limit(1),
+    db.select().from(onchainAssets)
+      .where(and(eq(onchainAssets.tenantId, tenantId), inArray(onchainAssets.id, db.select({ id: rewards.onchainAssetId }).from(rewards).where(reward))))
+      .limit(1),
+    db.select({ address: internalWallets.address }).from(internalWallets).where(and(eq(internalWallets.tenantId, tenantId), eq(internalWallets.userId, userId))).limit(1),
   ]);
-  return { customer: customerRows[0], reward: rewardRows[0], minTier: tierRows[0] };
+  return { customer: customerRows[0], reward: rewardRows[0], minTier: tierRows[0], asset: assetRows[0], wallet: walletRows[0] };
 }
 
 /**

@@ -8,6 +8,8 @@ export const permissions = {
   edit_program: ['super_admin', 'admin', 'editor'],
   manage_api_keys: ['super_admin', 'admin'],
   manage_members: ['super_admin', 'admin'],
+  /** Registering, deploying and changing onchain assets: they move real tokens, so admins only. */
+  manage_onchain_assets: ['super_admin', 'admin'],
   manage_super_admins: ['super_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -1,11 +1,15 @@
 import { createDatabase } from '../db/client';
 import type { Bindings } from '../env';
+import { onchainContext } from '../chain/context';
+import { followSettlements } from '../services/settlement-receipts';
+import { indexOnchainAssets } from './asset-indexer';
 import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
 /** Cron expression (exactly as in wrangler.toml `[triggers] crons`) -> the jobs it runs. */
 export const cronJobs: Record<string, Job[]> = {
+  '* * * * *': [(env) => followSettlements(createDatabase(env.DB), onchainContext(env)), indexOnchainAssets],
   '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB))],
 };
 

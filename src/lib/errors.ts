@@ -25,6 +25,7 @@ export const errorStatus = {
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  SERVICE_MISCONFIGURED: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -37,6 +37,7 @@ const statusDescriptions = {
   422: 'Validation failed',
   429: 'Too many requests',
   500: 'Internal error',
+  503: 'Service misconfigured (the message names the variable)',
 } as const;
 
 type DocumentedStatus = keyof typeof statusDescriptions;

@@ -1,6 +1,8 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorEnvelope } from '../lib/envelope';
+import { ChainConfigError } from '../chain/chains';
+import { RelayerConfigError } from '../chain/relayer';
 import { ApiError, type ErrorCode } from '../lib/errors';
 
 /** HTTP errors raised inside Hono and its validators, in our vocabulary. */
@@ -17,6 +19,8 @@ function toApiError(err: Error): ApiError | undefined {
   if (err instanceof ApiError) return err;
   // Drizzle wraps what a D1 call threw (e.g. the gateway key guard) in a query error.
   if (err.cause instanceof ApiError) return err.cause;
+  // The operator's configuration, not the request, is at fault; their messages name the var, never its value.
+  if (err instanceof ChainConfigError || err instanceof RelayerConfigError) return new ApiError('SERVICE_MISCONFIGURED', err.message);
   if (err instanceof HTTPException) {
     const code = httpExceptionCodes[err.status];
     if (code) return new ApiError(code, err.message || 'Request rejected');

@@ -7,7 +7,7 @@ import { dateTime, tenantBriefSchema, userBriefSchema, xpString } from './common
 export const redemptionAssetSchema = z
   .strictObject({
     id: z.string(),
-    asset_address: z.string(),
+    asset_address: z.string().optional().openapi({ description: 'Absent while the platform is still deploying the contract' }),
     chain_id: z.number().int(),
     decimals: z.number().int().nullable(),
     name: z.string().nullable(),

@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { OnchainContext } from '../chain/context';
 import type { Database } from '../db/client';
-import { redemptions } from '../db/schema';
+import { internalTransactions, onchainOperations, redemptions, type OnchainAsset, type Reward } from '../db/schema';
 import { isInsufficientXp, ledgerEntryStatements } from '../data/ledger';
 import {
   assembleRedemptions,
@@ -14,8 +15,10 @@ import {
   redemptionGuardStatement,
   redemptionReadQueries,
   stockChangeStatement,
+  type RedemptionReadRows,
   type RedemptionWithDetails,
 } from '../data/redemptions';
+import { rewardDelivery } from '../domain/settlement';
 import { assertRedemptionMove } from '../domain/redemption-status';
 import { assertCanRedeem } from '../domain/redemptions';
 import { ApiError } from '../lib/errors';
@@ -24,6 +27,7 @@ import { pageOf, type Page } from '../lib/paging';
 import { isoNow } from '../lib/time';
 import type { CreateRedemptionInput, RedemptionListQuery, RedemptionView } from '../schemas/redemption';
 import { toRedemptionView } from '../views/redemption';
+import { enqueueOperations } from './settlement';
 
 const redemptionNotFound = () => ApiError.notFound('Redemption');
 
@@ -32,13 +36,29 @@ function view(found: RedemptionWithDetails | undefined): RedemptionView {
   return toRedemptionView(found.redemption, found.details);
 }
 
-/** Loads what the checks need and runs them in order; returns the reward to redeem. */
+/** Loads what the checks need and runs them in order; returns the reward, its asset and the customer's wallet. */
 async function checkedReward(db: Database, tenantId: string, input: CreateRedemptionInput) {
-  const { customer, reward, minTier } = await loadRedemptionCandidate(db, tenantId, input.user_id, input.reward_id);
+  const { customer, reward, minTier, asset, wallet } = await loadRedemptionCandidate(db, tenantId, input.user_id, input.reward_id);
   if (!customer) throw new ApiError('NOT_FOUND', 'Customer not found', { path: 'user_id' });
   if (!reward) throw new ApiError('NOT_FOUND', 'Reward not found', { path: 'reward_id' });
   assertCanRedeem({ customer, reward, minTier });
-  return reward;
+  if (asset && (asset.status === 'inactive' || asset.status === 'failed')) {
+    throw new ApiError('REWARD_NOT_ACTIVE', `The reward's onchain asset is ${asset.status}; it cannot be delivered`, { path: 'reward_id' });
+  }
+  return { reward, asset, wallet };
+}
+
+/**
+ * The operation that delivers an onchain reward (CONTRACT.md: amounts from the reward's metadata).
+ * A customer without a custodial wallet gets no recipient: the operation fails and refunds.
+ */
+function deliveryOperation(db: Database, ids: { tenantId: string; redemptionId: string; transactionId: string; operationId: string }, asset: OnchainAsset, reward: Reward, recipient: string | undefined) {
+  const delivery = rewardDelivery(asset, reward.metadata);
+  const now = isoNow();
+  return db.insert(onchainOperations).values({
+    id: ids.operationId, tenantId: ids.tenantId, kind: 'mint', status: 'queued', chainId: asset.chainId, onchainAssetId: asset.id,
+    internalTransactionId: ids.transactionId, redemptionId: ids.redemptionId, recipient: recipient ?? null, amount: delivery.amount, tokenId: delivery.tokenId, createdAt: now, updatedAt: now,
+  });
 }
 
 /**
@@ -48,32 +68,43 @@ async function checkedReward(db: Database, tenantId: string, input: CreateRedemp
  * balance are CHECK constraints, so concurrent redemptions can never overspend either: the batch
  * that would is rolled back whole and answered with the matching 409.
  *
- * Off-chain rewards complete at once; a reward that delivers an onchain asset stays `initialized`
- * until settlement delivers it (or fails and refunds).
+ * Off-chain, it completes at once. A reward with an onchain asset, or XP mirrored onto an XP token,
+ * makes it `initialized` (the XP reserved at once): the reward is delivered first, then the XP
+ * burned, and the redemption completes or fails (refunded) with its settlement.
  */
-export async function redeemReward(db: Database, tenantId: string, input: CreateRedemptionInput): Promise<RedemptionView> {
-  const reward = await checkedReward(db, tenantId, input);
+export async function redeemReward(db: Database, ctx: OnchainContext, tenantId: string, input: CreateRedemptionInput): Promise<RedemptionView> {
+  const { reward, asset, wallet } = await checkedReward(db, tenantId, input);
   const redemptionId = newId('red');
+  const transactionId = newId('itx');
+  const deliveryId = asset ? newId('op') : undefined;
+  const mirrorOperationId = newId('op');
   const now = isoNow();
   const ids = { tenantId, redemptionId, userId: input.user_id, rewardId: reward.id };
   try {
     const [, , , , , ...read] = await db.batch([
       redemptionGuardStatement(db, ids),
       stockChangeStatement(db, tenantId, reward.id, -1),
-      ...ledgerEntryStatements(db, { id: newId('itx'), tenantId, userId: input.user_id, type: 'xp_redeem', amount: -reward.xpCost, redemptionId, notes: `Redeemed: ${reward.title}` }),
+      ...ledgerEntryStatements(db, {
+        id: transactionId, tenantId, userId: input.user_id, type: 'xp_redeem', amount: -reward.xpCost, redemptionId,
+        notes: `Redeemed: ${reward.title}`, mirrorOperationId, mirrorAfterOperationId: deliveryId, awaitsSettlement: asset !== undefined,
+      }),
       db.insert(redemptions).values({
         id: redemptionId,
         tenantId,
         userId: input.user_id,
         rewardId: reward.id,
-        status: reward.onchainAssetId ? 'initialized' : 'completed',
+        // The redemption settles with its ledger entry: `initialized` exactly when the entry is.
+        status: sql`(select ${internalTransactions.status} from ${internalTransactions} where ${internalTransactions.id} = ${transactionId})`,
         xpSpent: reward.xpCost,
         createdAt: now,
         updatedAt: now,
       }),
+      ...(asset && deliveryId ? [deliveryOperation(db, { tenantId, redemptionId, transactionId, operationId: deliveryId }, asset, reward, wallet?.address)] : []),
       ...redemptionReadQueries(db, tenantId, eq(redemptions.id, redemptionId)),
     ]);
-    return view(assembleRedemptions(read)[0]);
+    const found = assembleRedemptions(read.slice(-5) as unknown as RedemptionReadRows)[0];
+    if (found?.redemption.status === 'initialized') await enqueueOperations(ctx, [deliveryId ?? mirrorOperationId]);
+    return view(found);
   } catch (error) {
     if (isOutOfStock(error)) throw new ApiError('OUT_OF_STOCK', 'The reward is out of stock', { path: 'reward_id' });
     if (isInsufficientXp(error)) {
@@ -105,16 +136,19 @@ export async function listRedemptions(db: Database, tenantId: string, query: Red
  * and the unit of stock. A unique index allows one refund per redemption, so two racing cancels
  * cannot both refund: the loser is rolled back and answered 409.
  */
-export async function cancelRedemption(db: Database, tenantId: string, id: string): Promise<RedemptionView> {
+export async function cancelRedemption(db: Database, ctx: OnchainContext, tenantId: string, id: string): Promise<RedemptionView> {
   const redemption = await findRedemptionRow(db, tenantId, id);
   if (!redemption) throw redemptionNotFound();
   assertRedemptionMove(redemption.status, 'canceled');
   const where = and(eq(redemptions.id, id), eq(redemptions.tenantId, tenantId), eq(redemptions.status, redemption.status));
+  const refundId = newId('itx');
+  const mirrorOperationId = newId('op');
   try {
-    const [, , , , ...read] = await db.batch([
+    const [, , , , , ...read] = await db.batch([
       db.update(redemptions).set({ status: 'canceled', updatedAt: isoNow() }).where(where),
       ...ledgerEntryStatements(db, {
-        id: newId('itx'),
+        id: refundId,
+        mirrorOperationId,
         tenantId,
         userId: redemption.userId,
         type: 'xp_redeem',
@@ -123,9 +157,13 @@ export async function cancelRedemption(db: Database, tenantId: string, id: strin
         notes: 'Refund: redemption canceled',
       }),
       stockChangeStatement(db, tenantId, redemption.rewardId, 1),
+      db.select({ status: internalTransactions.status }).from(internalTransactions).where(eq(internalTransactions.id, refundId)),
       ...redemptionReadQueries(db, tenantId, eq(redemptions.id, id)),
     ]);
-    return view(assembleRedemptions(read)[0]);
+    const [[refund], ...rows] = read;
+    // With an XP token the refund is minted back like any credit.
+    if (refund?.status === 'initialized') await enqueueOperations(ctx, [mirrorOperationId]);
+    return view(assembleRedemptions(rows)[0]);
   } catch (error) {
     if (isAlreadyRefunded(error)) throw new ApiError('INVALID_STATUS_TRANSITION', 'The redemption was already canceled or refunded');
     throw error;

@@ -2,10 +2,11 @@ import type { BlockchainTransaction, Customer, InternalTransaction, OnchainAsset
 import { toTenantBrief, toUserBrief } from './briefs';
 import type { BlockchainTransactionView, InternalTransactionView, OnchainAssetView } from '../schemas/internal-transaction';
 
+/** The spec's asset; `asset_address` is left out (not null: the spec types it as a plain string) while a deploy is under way. */
 export function toOnchainAssetView(asset: OnchainAsset): OnchainAssetView {
   return {
     id: asset.id,
-    asset_address: asset.assetAddress,
+    ...(asset.assetAddress === null ? {} : { asset_address: asset.assetAddress }),
     chain_id: asset.chainId,
     decimals: asset.decimals,
     deploy_tx_hash: asset.deployTxHash,

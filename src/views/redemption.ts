@@ -30,7 +30,7 @@ export function toRedemptionView(redemption: Redemption, { reward, asset, custom
       onchain_asset: asset
         ? {
             id: asset.id,
-            asset_address: asset.assetAddress,
+            ...(asset.assetAddress ? { asset_address: asset.assetAddress } : {}),
             chain_id: asset.chainId,
             decimals: asset.decimals,
             name: asset.name,

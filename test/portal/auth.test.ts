@@ -208,7 +208,7 @@ describe('tenant access', () => {
  * Placeholders: {tenantId} and the resource ids are filled per test; the ids need not exist, since
  * authentication, membership and permission are all decided before the resource is looked up.
  */
-type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' };
+type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' | 'manage_onchain_assets' };
 
 const cohortRules = { operator: 'and', predicates: [{ type: 'status', op: 'eq', value: 'active' }] };
 const tierBody = { tier_name: 'Gold', min_xp_threshold: 10, benefits_description: '', color: '', icon: '' };
@@ -254,6 +254,12 @@ const portalRoutes: PortalRoute[] = [
   { method: 'POST', path: '/redemptions/{redemption_id}/cancel', needs: 'edit_program' },
   { method: 'GET', path: '/analytics/top-rewards' },
   { method: 'GET', path: '/analytics/top-countries' },
+  { method: 'GET', path: '/onchain-assets' },
+  { method: 'POST', path: '/onchain-assets', body: { type: 'erc721', chain_id: 31337, name: 'Badge', symbol: 'BDG' }, needs: 'manage_onchain_assets' },
+  { method: 'GET', path: '/onchain-assets/{id}' },
+  { method: 'PATCH', path: '/onchain-assets/{id}', body: { name: 'Renamed' }, needs: 'manage_onchain_assets' },
+  { method: 'DELETE', path: '/onchain-assets/{id}', needs: 'manage_onchain_assets' },
+  { method: 'GET', path: '/onchain-assets/{id}/reconciliation' },
 ];
 
 const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;
@@ -262,7 +268,7 @@ const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;
 const urlOf = (route: PortalRoute, tenantId: string) =>
   `/api/v1/tenant/${tenantId}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => `${name}_missing`)}`;
 
-const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'] } as const;
+const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'], manage_onchain_assets: ['editor', 'viewer'] } as const;
 
 describe('every tenant route', () => {
   it('is in the table above, and the table documents 403 exactly where a role is needed', async () => {

@@ -112,14 +112,16 @@ describe('POST /tenant/{t}/redemptions/{redemption_id}/cancel', () => {
     expect(await rewardStock(reward.id)).toBeNull();
   });
 
-  it('cancels an initialized (onchain) redemption too', async () => {
+  it('refuses (409) to cancel an initialized (onchain) redemption while it settles, and refunds nothing', async () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
     const userId = await customerWithXp(tenant.id, 100);
     const reward = await insertReward(tenant.id, { onchainAssetId: await insertAsset(tenant.id) });
     const redemption: RedemptionView = expectOk(await redeem(key, userId, reward.id), 201, redemptionSchema);
     expect(redemption.status).toBe('initialized');
-    expect(expectOk(await cancel(tenant, redemption.id), 200, redemptionSchema).status).toBe('canceled');
+    expectError(await cancel(tenant, redemption.id), 409, 'INVALID_STATUS_TRANSITION', 'The redemption is initialized: it is settling onchain');
+    // The debit stays reserved (balance 0) until settlement completes or fails it.
+    expect((await ledgerState(tenant.id, userId)).balance).toBe(0);
   });
 
   it('answers 409 INVALID_STATUS_TRANSITION for a canceled or failed redemption, without refunding again', async () => {

@@ -1,7 +1,7 @@
 /**
  * Test-only key material (generated once, committed, trusted by nothing outside the test pool):
  * the portal JWKS the tests sign tokens with, a rogue key with a known kid but wrong material,
- * and the API key encryption key.
+ * the API key encryption key and the (unfunded) relayer key.
  */
 export const testKeys = {
   "rs256": {
@@ -62,5 +62,8 @@ export const testKeys = {
   },
   "encryptionKey": "YvxbQQZipgrBtKuopYOVreLprbblHw3Da/0nz/tHWz4="
 ,
-  "walletMnemonic": "test test test test test test test test test test test junk"
+  "walletMnemonic": "test test test test test test test test test test test junk",
+  // The RELAYER_PRIVATE_KEY binding: random and never funded on anvil, so anything that signs with it
+  // by accident (e.g. an automatic queue delivery) fails loudly. Tests use fundedRelayer() keys.
+  "relayerPrivateKey": "0x19e542eecb1c88c836bad66c86a64ac9c77380e236c886d3187b78d10ce865c5"
 };

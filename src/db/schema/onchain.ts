@@ -1,7 +1,15 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { id, tenantId, timestamps } from './columns';
 
 export const onchainAssetTypes = ['erc20', 'erc721', 'erc1155'] as const;
+/**
+ * `deploying` until the platform's deploy transaction succeeds (`failed` if it does not); `active`
+ * and `inactive` are set by admins: an inactive asset is neither delivered nor mirrored.
+ */
+export const onchainAssetStatuses = ['deploying', 'active', 'inactive', 'failed'] as const;
+/** The asset whose key is `xp` is the tenant's XP token: the ledger is mirrored onto it. */
+export const XP_ASSET_KEY = 'xp';
 
 export const onchainAssets = sqliteTable(
   'onchain_assets',
@@ -9,25 +17,97 @@ export const onchainAssets = sqliteTable(
     id: id(),
     tenantId: tenantId(),
     key: text('key'),
-    type: text('type').notNull(),
+    type: text('type', { enum: onchainAssetTypes }).notNull(),
     chainId: integer('chain_id').notNull(),
-    assetAddress: text('asset_address').notNull(),
+    /** Null while a platform deployment is under way. */
+    assetAddress: text('asset_address'),
     decimals: integer('decimals'),
     name: text('name'),
     symbol: text('symbol'),
-    status: text('status').notNull().default('active'),
+    status: text('status', { enum: onchainAssetStatuses }).notNull().default('active'),
     deployTxHash: text('deploy_tx_hash'),
     deployedAt: text('deployed_at'),
     metadata: text('metadata', { mode: 'json' }),
     totalOwners: integer('total_owners'),
     totalTxns: integer('total_txns'),
+    /** Indexer cursor: the last block whose logs are in customer_asset_balances. */
     lastIndexedBlock: integer('last_indexed_block'),
+    /** Genesis hash of the chain the cursor belongs to: a reset local chain restarts indexing. */
+    indexedGenesisHash: text('indexed_genesis_hash'),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('onchain_assets_tenant_key').on(t.tenantId, t.key),
+    uniqueIndex('onchain_assets_tenant_address').on(t.tenantId, t.chainId, t.assetAddress),
     index('onchain_assets_tenant_created').on(t.tenantId, t.createdAt),
+    index('onchain_assets_status').on(t.status),
   ],
+);
+
+export const onchainOperationKinds = ['deploy', 'mint', 'burn'] as const;
+/**
+ * `waiting` for the operation it depends on, `queued` until its first signed transaction is
+ * recorded, `submitted` while a transaction of it is on its way, then `succeeded`, `failed`, or
+ * `canceled` (never sent, e.g. its dependency failed).
+ */
+export const onchainOperationStatuses = ['waiting', 'queued', 'submitted', 'succeeded', 'failed', 'canceled'] as const;
+
+/**
+ * One thing the platform must do on a chain (deploy an asset, mint or burn), the unit that the
+ * settlement queue carries by id. Its blockchain transactions are the signed attempts (same nonce,
+ * re-sent with higher fees); it holds its nonce, so a redelivered message never signs a second one.
+ */
+export const onchainOperations = sqliteTable(
+  'onchain_operations',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    kind: text('kind', { enum: onchainOperationKinds }).notNull(),
+    status: text('status', { enum: onchainOperationStatuses }).notNull(),
+    chainId: integer('chain_id').notNull(),
+    onchainAssetId: text('onchain_asset_id').notNull(),
+    internalTransactionId: text('internal_transaction_id'),
+    redemptionId: text('redemption_id'),
+    /** Sent only after this operation succeeded (a reward is delivered before the XP is burned). */
+    dependsOnOperationId: text('depends_on_operation_id'),
+    recipient: text('recipient'),
+    /** Base units as a decimal string; null for an XP mirror (computed from the ledger amount) and deploys. */
+    amount: text('amount'),
+    tokenId: text('token_id'),
+    relayerAddress: text('relayer_address'),
+    nonce: integer('nonce'),
+    /** Failed tries to reach the chain (RPC down, ...): the next one waits longer. */
+    errorCount: integer('error_count').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: text('next_attempt_at'),
+    ...timestamps,
+  },
+  (t) => [
+    index('onchain_operations_status').on(t.status, t.nextAttemptAt),
+    index('onchain_operations_tenant_transaction').on(t.tenantId, t.internalTransactionId),
+    index('onchain_operations_tenant_asset').on(t.tenantId, t.onchainAssetId, t.status),
+    index('onchain_operations_dependency').on(t.dependsOnOperationId),
+    // No two operations ever hold one nonce of one relayer on one chain.
+    uniqueIndex('onchain_operations_nonce')
+      .on(t.chainId, t.relayerAddress, t.nonce)
+      .where(sql`${t.nonce} IS NOT NULL`),
+  ],
+);
+
+/**
+ * The next nonce to hand out per (chain, relayer), advanced in the same D1 batch that gives an
+ * operation its nonce (data/settlement.ts), so concurrent consumers never collide or leave gaps.
+ */
+export const relayerNonces = sqliteTable(
+  'relayer_nonces',
+  {
+    chainId: integer('chain_id').notNull(),
+    address: text('address').notNull(),
+    nextNonce: integer('next_nonce').notNull(),
+    genesisHash: text('genesis_hash').notNull(),
+    updatedAt: timestamps.updatedAt,
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.address] })],
 );
 
 export const blockchainTransactionStatuses = [
@@ -65,12 +145,18 @@ export const blockchainTransactions = sqliteTable(
     txType: integer('tx_type'),
     txValue: text('tx_value'),
     txHash: text('tx_hash'),
-    txnStatus: text('txn_status').notNull().default('initialized'),
+    txnStatus: text('txn_status', { enum: blockchainTransactionStatuses }).notNull().default('initialized'),
+    /** The operation this is an attempt of, and which attempt (1 = first signature). */
+    operationId: text('operation_id'),
+    attempt: integer('attempt'),
+    /** The signed transaction, stored before it is broadcast so a retry re-sends these same bytes. */
+    rawTransaction: text('raw_transaction'),
     ...timestamps,
   },
   (t) => [
     index('blockchain_transactions_tenant_created').on(t.tenantId, t.createdAt),
     index('blockchain_transactions_hash').on(t.txHash),
+    uniqueIndex('blockchain_transactions_operation_attempt').on(t.operationId, t.attempt),
   ],
 );
 
@@ -122,5 +208,10 @@ export const customerAssetBalances = sqliteTable(
 );
 
 export type OnchainAsset = typeof onchainAssets.$inferSelect;
+export type OnchainAssetType = (typeof onchainAssetTypes)[number];
+export type OnchainAssetStatus = (typeof onchainAssetStatuses)[number];
+export type OnchainOperation = typeof onchainOperations.$inferSelect;
+export type OnchainOperationStatus = (typeof onchainOperationStatuses)[number];
+export type BlockchainTransactionStatus = (typeof blockchainTransactionStatuses)[number];
 export type BlockchainTransaction = typeof blockchainTransactions.$inferSelect;
 export type CustomerAssetBalance = typeof customerAssetBalances.$inferSelect;

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { onchainContext } from '../../chain/context';
 import type { GatewayEnv } from '../../env';
 import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
 import { idempotencyHeaders, replayedResponseHeaders } from '../../schemas/idempotency';
@@ -12,7 +13,7 @@ const route = createRoute({
   path: '/xp',
   tags: ['Gateway'],
   summary: 'Credit earned or bonus XP to a customer',
-  description: 'Appends a completed `xp_earn` or `xp_bonus` transaction and moves the balance with it. Only an active or reinstated customer earns (409 CUSTOMER_NOT_ACTIVE otherwise).',
+  description: 'Appends an `xp_earn` or `xp_bonus` transaction. Off-chain it is `completed` at once and moves the balance with it. When the tenant has an XP token (onchain asset with key `xp`) it is `initialized`, a mint is settled onchain, and the credit counts in `xp_balance`/`lifetime_xp` once it is `completed` (`failed` changes nothing). Only an active or reinstated customer earns (409 CUSTOMER_NOT_ACTIVE otherwise).',
   security: gatewaySecurity,
   request: { headers: idempotencyHeaders, body: jsonBody(earnXpBodySchema) },
   responses: {
@@ -25,7 +26,7 @@ export function registerGatewayXpCreate(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
     const { tenantId } = c.get('gatewayAuth');
     const body = c.req.valid('json');
-    const data = await earnXp(c.get('db'), tenantId, {
+    const data = await earnXp(c.get('db'), onchainContext(c.env), tenantId, {
       userId: body.user_id,
       type: body.type,
       amount: body.amount,

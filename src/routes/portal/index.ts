@@ -41,6 +41,12 @@ import { registerRedemptionsGet } from './redemptions.get';
 import { registerRedemptionsList } from './redemptions.list';
 import { registerAnalyticsTopCountries } from './analytics.top-countries';
 import { registerAnalyticsTopRewards } from './analytics.top-rewards';
+import { registerOnchainAssetsCreate } from './onchain-assets.create';
+import { registerOnchainAssetsDelete } from './onchain-assets.delete';
+import { registerOnchainAssetsGet } from './onchain-assets.get';
+import { registerOnchainAssetsList } from './onchain-assets.list';
+import { registerOnchainAssetsReconciliation } from './onchain-assets.reconciliation';
+import { registerOnchainAssetsUpdate } from './onchain-assets.update';
 
 /** The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant. */
 export function portalApp() {
@@ -86,5 +92,11 @@ export function portalApp() {
   registerRedemptionsCancel(app);
   registerAnalyticsTopRewards(app);
   registerAnalyticsTopCountries(app);
+  registerOnchainAssetsList(app);
+  registerOnchainAssetsCreate(app);
+  registerOnchainAssetsGet(app);
+  registerOnchainAssetsUpdate(app);
+  registerOnchainAssetsDelete(app);
+  registerOnchainAssetsReconciliation(app);
   return app;
 }

@@ -50,3 +50,8 @@ export const rewardParams = tenantParams.extend({
 export const redemptionParams = tenantParams.extend({
   redemption_id: z.string().min(1).openapi({ param: { name: 'redemption_id', in: 'path' } }),
 });
+
+/** `{id}` of the onchain asset routes. */
+export const onchainAssetParams = tenantParams.extend({
+  id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' }, description: 'The onchain asset id (`ast_...`)' }),
+});

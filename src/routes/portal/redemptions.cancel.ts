@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { onchainContext } from '../../chain/context';
 import type { PortalEnv } from '../../env';
 import { assertCan } from '../../domain/permissions';
 import { errorResponses, okResponse } from '../../lib/openapi';
@@ -13,7 +14,7 @@ const route = createRoute({
   tags: ['Redemptions'],
   summary: 'Cancel a redemption and refund it',
   description:
-    'From initialized, pending or completed: gives the XP back (a compensating `xp_redeem` entry that does not count toward lifetime XP) and the unit of stock. A failed or canceled redemption is 409 INVALID_STATUS_TRANSITION. Editor and up.',
+    'From completed: gives the XP back (a compensating `xp_redeem` entry that does not count toward lifetime XP; with an XP token it is minted back) and the unit of stock; a delivered onchain token stays with the customer. A redemption still settling onchain (initialized, pending), failed or canceled is 409 INVALID_STATUS_TRANSITION. Editor and up.',
   security: portalSecurity,
   request: { params: redemptionParams },
   responses: {
@@ -26,7 +27,7 @@ export function registerRedemptionsCancel(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
     const { tenant, role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    const data = await cancelRedemption(c.get('db'), tenant.id, c.req.valid('param').redemption_id);
+    const data = await cancelRedemption(c.get('db'), onchainContext(c.env), tenant.id, c.req.valid('param').redemption_id);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { onchainContext } from '../../chain/context';
 import { assertCan } from '../../domain/permissions';
 import type { PortalEnv } from '../../env';
 import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
@@ -13,7 +14,7 @@ const route = createRoute({
   path: '/customers/{userId}/xp-adjustments',
   tags: ['Customers'],
   summary: "Adjust a customer's XP balance",
-  description: 'Appends a completed `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). Editor role and up.',
+  description: 'Appends an `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). With an XP token it settles onchain: a negative adjustment (debit) reserves the XP at once and gives it back if the burn fails; a positive one (credit) counts once completed. Editor role and up.',
   security: portalSecurity,
   request: {
     params: tenantParams.extend({ userId: z.string().min(1) }),
@@ -30,7 +31,7 @@ export function registerPortalXpAdjustmentCreate(app: OpenAPIHono<PortalEnv>) {
     const { tenant, role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
     const { amount, notes } = c.req.valid('json');
-    const data = await adjustXp(c.get('db'), tenant.id, { userId: c.req.valid('param').userId, amount, notes });
+    const data = await adjustXp(c.get('db'), onchainContext(c.env), tenant.id, { userId: c.req.valid('param').userId, amount, notes });
     return c.json({ success: true as const, data }, 201);
   });
 }

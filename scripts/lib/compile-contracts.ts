@@ -1,0 +1,140 @@
+/**
+ * Compiles contracts/*.sol with solc-js (standard JSON) and writes src/chain/artifacts.generated.ts.
+ * A cold compile takes seconds and ~300 MB, so artifacts are cached in .cache/contracts/<hash>.json,
+ * keyed by the solc version, the settings and the text of every source read (imports included):
+ * a hit neither loads nor runs solc and takes milliseconds.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, posix, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Not dev-files' ROOT: this module is also type-checked with the worker types (via the test global setup).
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const CONTRACTS_DIR = join(ROOT, 'contracts');
+const CACHE_DIR = join(ROOT, '.cache', 'contracts');
+export const GENERATED_PATH = join(ROOT, 'src', 'chain', 'artifacts.generated.ts');
+
+/** Which compiled contract backs each reference token kind in the generated module. */
+const REFERENCE = { erc20: 'LoyaltyToken', erc721: 'LoyaltyCollectible', erc1155: 'LoyaltyMultiToken' } as const;
+
+const SETTINGS = {
+  optimizer: { enabled: true, runs: 200 },
+  evmVersion: 'cancun',
+  outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+};
+
+type Artifact = { abi: unknown[]; bytecode: `0x${string}` };
+type SolcError = { severity: string; formattedMessage: string };
+type SolcOutput = {
+  errors?: SolcError[];
+  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+};
+
+/** Source unit name -> file: package imports through Node resolution, the rest from the repo root. */
+function sourcePath(unit: string): string {
+  return unit.startsWith('contracts/') ? join(ROOT, unit) : require.resolve(unit);
+}
+
+/** Import paths as solc sees them: relative ones resolve against the importing unit's name. */
+function importsOf(unit: string, text: string): string[] {
+  const found = [...text.matchAll(/^\s*import\s+(?:[^;"']*?\s+from\s+)?["']([^"']+)["']/gm)];
+  return found.map(([, path]) =>
+    path!.startsWith('.') ? posix.normalize(posix.join(posix.dirname(unit), path!)) : path!,
+  );
+}
+
+/**
+ * Every source the compile will read, found before compiling (so the cache key needs no solc):
+ * contracts/*.sol plus their transitive imports. Unresolvable imports are left for solc to report.
+ */
+function collectSources(): Map<string, string> {
+  const roots = readdirSync(CONTRACTS_DIR).filter((f) => f.endsWith('.sol')).sort();
+  const sources = new Map<string, string>();
+  const pending = roots.map((f) => `contracts/${f}`);
+  for (let unit = pending.pop(); unit !== undefined; unit = pending.pop()) {
+    if (sources.has(unit)) continue;
+    let text: string;
+    try {
+      text = readFileSync(sourcePath(unit), 'utf8');
+    } catch {
+      continue;
+    }
+    sources.set(unit, text);
+    pending.push(...importsOf(unit, text));
+  }
+  return sources;
+}
+
+async function runSolc(sources: Map<string, string>): Promise<Record<string, Artifact>> {
+  const solc = (await import('solc')).default;
+  const input = {
+    language: 'Solidity',
+    sources: Object.fromEntries(
+      [...sources].filter(([unit]) => unit.startsWith('contracts/')).map(([unit, content]) => [unit, { content }]),
+    ),
+    settings: SETTINGS,
+  };
+  // Imports are served from the set already hashed, so the key covers exactly what was compiled.
+  const findImports = (unit: string) => {
+    const contents = sources.get(unit);
+    return contents === undefined ? { error: `not found: ${unit}` } : { contents };
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as SolcOutput;
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  for (const w of output.errors ?? []) if (w.severity !== 'error') console.warn(w.formattedMessage);
+  if (errors.length > 0) {
+    throw new Error(`Solidity compilation failed:\n\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  }
+  const artifacts: Record<string, Artifact> = {};
+  for (const [unit, contracts] of Object.entries(output.contracts ?? {})) {
+    if (!unit.startsWith('contracts/')) continue;
+    for (const [name, c] of Object.entries(contracts)) artifacts[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  }
+  return artifacts;
+}
+
+function render(artifacts: Record<string, Artifact>): string {
+  const entries = Object.entries(REFERENCE).map(([kind, name]) => {
+    const a = artifacts[name];
+    if (!a) throw new Error(`contracts/*.sol defines no contract ${name} (needed for ${kind})`);
+    const abi = JSON.stringify(a.abi, null, 2).replace(/\n/g, '\n    ');
+    return `  ${kind}: {\n    contractName: '${name}',\n    abi: ${abi} as const,\n    bytecode: '${a.bytecode}' as const,\n  },`;
+  });
+  return [
+    '// generated by scripts/contracts.ts from contracts/*.sol; do not edit',
+    '',
+    'export const referenceContracts = {',
+    ...entries,
+    '} as const;',
+    '',
+  ].join('\n');
+}
+
+export async function compileContracts(): Promise<{ generatedPath: string; cacheHit: boolean }> {
+  const solcVersion = (require('solc/package.json') as { version: string }).version;
+  const sources = collectSources();
+  const hash = createHash('sha256').update(JSON.stringify({ solcVersion, SETTINGS }));
+  for (const unit of [...sources.keys()].sort()) hash.update(`\0${unit}\0${sources.get(unit)}`);
+  const cachePath = join(CACHE_DIR, `${hash.digest('hex')}.json`);
+
+  const cacheHit = existsSync(cachePath);
+  let artifacts: Record<string, Artifact>;
+  if (cacheHit) {
+    artifacts = JSON.parse(readFileSync(cachePath, 'utf8')) as Record<string, Artifact>;
+  } else {
+    artifacts = await runSolc(sources);
+    mkdirSync(CACHE_DIR, { recursive: true });
+    writeFileSync(cachePath, JSON.stringify(artifacts));
+  }
+
+  // Rewritten only on change so tsc/vite watchers do not see a new file on every run.
+  const text = render(artifacts);
+  if (!existsSync(GENERATED_PATH) || readFileSync(GENERATED_PATH, 'utf8') !== text) {
+    mkdirSync(join(ROOT, 'src', 'chain'), { recursive: true });
+    writeFileSync(GENERATED_PATH, text);
+  }
+  return { generatedPath: GENERATED_PATH, cacheHit };
+}

@@ -1,0 +1,86 @@
+/**
+ * What `npm run dev` prints once the server is up and seeded: addresses, credentials of the demo
+ * tenant, what is onchain, and the commands to poke at it. Never prints a private key, the wallet
+ * mnemonic or a remote RPC URL.
+ */
+import { scheduledUrl } from './cron-ticker';
+import type { DemoState } from './dev-files';
+import { readWranglerCrons } from './wrangler-vars';
+
+export type SummaryInput = {
+  baseUrl: string;
+  state: DemoState | undefined;
+  /** One line per configured chain (scripts/lib/local-chain.ts). */
+  chainLines: string[];
+  relayerAddress?: string;
+  /** The crons the ticker runs every few seconds. */
+  tickedCrons: string[];
+  tickSeconds: number;
+};
+
+function onchainLines({ state, chainLines, relayerAddress, baseUrl }: SummaryInput): string[] {
+  const out = ['', ' Onchain:'];
+  for (const line of chainLines) out.push(`   ${line}`);
+  if (relayerAddress) out.push(`   relayer ${relayerAddress} (its key is RELAYER_PRIVATE_KEY in .dev.vars)`);
+  const onchain = state?.onchain;
+  if (onchain?.xpToken) out.push(`   XP token (erc20, key xp)       ${onchain.xpToken} on chain ${onchain.chainId}`);
+  if (onchain?.badge) out.push(`   Badge collection (erc721)      ${onchain.badge} on chain ${onchain.chainId}`);
+  if (onchain?.settledTransactionId) {
+    out.push(
+      `   A settled transaction with its blockchain_transaction_links:`,
+      `     npm run gateway -- GET /api/v1/gateway/internal-transactions/${onchain.settledTransactionId}`,
+    );
+  }
+  if (state?.tenant) {
+    out.push(
+      '   Assets and reconciliation (portal token below):',
+      `     curl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v1/tenant/${state.tenant.id}/onchain-assets`,
+    );
+  }
+  return out;
+}
+
+function cronLines({ baseUrl, tickedCrons, tickSeconds }: SummaryInput): string[] {
+  const crons = readWranglerCrons();
+  const out = ['', ' Cron Triggers do not fire by themselves in wrangler dev; run one by hand:'];
+  for (const cron of crons) out.push(`   curl "${scheduledUrl(baseUrl, cron)}"`);
+  out.push(
+    tickedCrons.length > 0
+      ? `   (npm run dev already runs ${tickedCrons.map((c) => `"${c}"`).join(', ')} every ${tickSeconds} s: receipts followed, balances indexed)`
+      : '   (no every-minute cron in wrangler.toml, so nothing runs them automatically)',
+  );
+  return out;
+}
+
+export function printSummary(input: SummaryInput): void {
+  const { baseUrl, state } = input;
+  const line = '─'.repeat(72);
+  const out = [
+    '',
+    line,
+    ` Loyalty API (local)   ${baseUrl}/api/v1`,
+    ` OpenAPI document      ${baseUrl}/api/v1/openapi.json`,
+    ` API docs (Swagger UI) ${baseUrl}/api/v1/docs`,
+  ];
+  if (state?.tenant) out.push(` Demo tenant           ${state.tenant.name} (${state.tenant.slug})  id ${state.tenant.id}`);
+  if (state?.apiKey) {
+    out.push(` Gateway API key id    ${state.apiKey.keyId}`);
+    out.push(` Gateway API secret    ${state.apiKey.secret}   (kept in .dev/demo.json)`);
+  }
+  out.push(
+    '',
+    ' Portal token (the demo super_admin; any other email is a new account with no tenant):',
+    `   TOKEN=$(npm run -s token -- --email ${state?.adminEmail ?? 'demo-admin@example.com'})`,
+    `   curl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v1/user/me`,
+  );
+  if (state?.tenant) out.push(`   curl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v1/tenant/${state.tenant.id}/tiers`);
+  out.push(' Signed gateway call with the demo key:', '   npm run gateway -- GET /api/v1/gateway/internal-transactions/<id>');
+  out.push(...onchainLines(input), ...cronLines(input));
+  out.push(
+    '',
+    ' Ctrl+C stops the server and the local chain. Data lives in .wrangler/state and the chain in',
+    ' .dev/anvil-state.json: delete both to start over (one without the other leaves them out of step).',
+    line,
+  );
+  console.log(out.join('\n'));
+}

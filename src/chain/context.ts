@@ -1,0 +1,42 @@
+import type { Bindings } from '../env';
+import { parseChains, publicClientFor, ChainUnavailableError, type ChainDirectory } from './chains';
+import { relayerAccount } from './relayer';
+
+/**
+ * What onchain services need from the environment, built once per request, queue batch or cron
+ * run. Parsing is lazy: a tenant without onchain assets is never affected by chain configuration.
+ */
+export type OnchainContext = {
+  chains(): ChainDirectory;
+  /** The public client of a configured chain; `ChainUnavailableError` for an unconfigured one. */
+  client(chainId: number): ReturnType<typeof publicClientFor>;
+  relayer(): ReturnType<typeof relayerAccount>;
+  confirmations: number;
+  stuckAfterSeconds: number;
+  /** Hands operations to the settlement queue (ids only). */
+  enqueue(operationIds: readonly string[]): Promise<void>;
+};
+
+function positiveInt(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw !== undefined && Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+export function onchainContext(env: Bindings): OnchainContext {
+  const chains = () => parseChains(env.CHAINS);
+  return {
+    chains,
+    client(chainId) {
+      const url = chains().get(chainId);
+      if (!url) throw new ChainUnavailableError(chainId, 'not configured in CHAINS');
+      return publicClientFor(chainId, url);
+    },
+    relayer: () => relayerAccount(env.RELAYER_PRIVATE_KEY),
+    confirmations: Math.max(1, positiveInt(env.CONFIRMATIONS, 1)),
+    stuckAfterSeconds: positiveInt(env.SETTLEMENT_STUCK_SECONDS, 120),
+    async enqueue(operationIds) {
+      if (operationIds.length === 0) return;
+      await env.SETTLEMENT_QUEUE.sendBatch(operationIds.map((operationId) => ({ body: { operationId } })));
+    },
+  };
+}

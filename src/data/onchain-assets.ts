@@ -1,0 +1,135 @@
+import { and, count, desc, eq, exists, inArray, notExists, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import {
+  customerAssetBalances,
+  internalTransactions,
+  onchainAssets,
+  onchainOperations,
+  rewards,
+  type OnchainAsset,
+  type OnchainAssetStatus,
+  type OnchainAssetType,
+  type OnchainOperationStatus,
+} from '../db/schema';
+import { offsetOf, type PageParams } from '../lib/paging';
+
+export type OnchainAssetInsert = typeof onchainAssets.$inferInsert;
+export type OnchainOperationInsert = typeof onchainOperations.$inferInsert;
+export type OnchainAssetChanges = Partial<Pick<OnchainAssetInsert, 'name' | 'symbol' | 'metadata' | 'status' | 'updatedAt'>>;
+
+/** Operations still on their way: while one exists, its asset must stay (the settlement core will read it). */
+export const UNFINISHED_OPERATION_STATUSES = ['waiting', 'queued', 'submitted'] as const satisfies readonly OnchainOperationStatus[];
+
+const ofTenant = (tenantId: string, id: string) => and(eq(onchainAssets.id, id), eq(onchainAssets.tenantId, tenantId));
+
+export type OnchainAssetFilters = { type?: OnchainAssetType; chain_id?: number; key?: string };
+
+/** Newest first, with the optional filters; rows and total in one round trip. */
+export async function listOnchainAssets(db: Database, tenantId: string, params: PageParams & OnchainAssetFilters) {
+  const where = and(
+    eq(onchainAssets.tenantId, tenantId),
+    params.type ? eq(onchainAssets.type, params.type) : undefined,
+    params.chain_id !== undefined ? eq(onchainAssets.chainId, params.chain_id) : undefined,
+    params.key !== undefined ? eq(onchainAssets.key, params.key) : undefined,
+  );
+  const [rows, [total]] = await db.batch([
+    db.select().from(onchainAssets).where(where).orderBy(desc(onchainAssets.createdAt), desc(onchainAssets.id)).limit(params.limit).offset(offsetOf(params)),
+    db.select({ value: count() }).from(onchainAssets).where(where),
+  ]);
+  return { rows, total: total?.value ?? 0 };
+}
+
+export async function findOnchainAsset(db: Database, tenantId: string, id: string): Promise<OnchainAsset | undefined> {
+  const [row] = await db.select().from(onchainAssets).where(ofTenant(tenantId, id)).limit(1);
+  return row;
+}
+
+/** Whether the key, and the (chain, address) pair when given, are already taken in the tenant: one round trip. */
+export async function findCreateConflicts(db: Database, tenantId: string, wanted: { key?: string; chainId: number; assetAddress?: string }) {
+  const [byKey, byAddress] = await db.batch([
+    db.select({ id: onchainAssets.id }).from(onchainAssets).where(and(eq(onchainAssets.tenantId, tenantId), eq(onchainAssets.key, wanted.key ?? ''))).limit(1),
+    db
+      .select({ id: onchainAssets.id })
+      .from(onchainAssets)
+      .where(and(eq(onchainAssets.tenantId, tenantId), eq(onchainAssets.chainId, wanted.chainId), eq(onchainAssets.assetAddress, wanted.assetAddress ?? '')))
+      .limit(1),
+  ]);
+  return { keyTaken: wanted.key !== undefined && byKey.length > 0, addressTaken: wanted.assetAddress !== undefined && byAddress.length > 0 };
+}
+
+export async function insertOnchainAsset(db: Database, values: OnchainAssetInsert): Promise<OnchainAsset> {
+  const [row] = await db.insert(onchainAssets).values(values).returning();
+  if (!row) throw new Error('onchain asset insert returned nothing');
+  return row;
+}
+
+/**
+ * The asset (`deploying`) and its deploy operation in one batch: an asset never waits for a
+ * deployment nobody will send, and an operation never names an asset that was not written.
+ */
+export async function insertAssetWithDeploy(db: Database, asset: OnchainAssetInsert, operation: OnchainOperationInsert): Promise<OnchainAsset> {
+  const [[row]] = await db.batch([db.insert(onchainAssets).values(asset).returning(), db.insert(onchainOperations).values(operation)]);
+  if (!row) throw new Error('onchain asset insert returned nothing');
+  return row;
+}
+
+/**
+ * Applies the changes; with `fromStatus`, only while the asset still has that status (the move was
+ * checked against it, and the settlement core may have changed it since). Undefined when no row matched.
+ */
+export async function updateOnchainAsset(db: Database, tenantId: string, id: string, changes: OnchainAssetChanges, fromStatus?: OnchainAssetStatus) {
+  const where = and(ofTenant(tenantId, id), fromStatus === undefined ? undefined : eq(onchainAssets.status, fromStatus));
+  const [row] = await db.update(onchainAssets).set(changes).where(where).returning();
+  return row;
+}
+
+export type DeleteOutcome = 'deleted' | 'missing' | { rewardCount: number; unfinishedOperationCount: number; unsettledTransactionCount: number };
+
+/**
+ * Deletes an asset no reward names and no unfinished operation or unsettled XP transaction needs,
+ * with its indexed balances.
+ * The check is part of each DELETE (`WHERE NOT EXISTS`) inside one batch, so a reward or an
+ * operation written concurrently either lands before (and blocks the delete) or after (and sees no asset).
+ */
+export async function deleteUnusedOnchainAsset(db: Database, tenantId: string, id: string): Promise<DeleteOutcome> {
+  const rewardsOfAsset = and(eq(rewards.tenantId, tenantId), eq(rewards.onchainAssetId, id));
+  const unfinishedOperations = and(
+    eq(onchainOperations.tenantId, tenantId),
+    eq(onchainOperations.onchainAssetId, id),
+    inArray(onchainOperations.status, [...UNFINISHED_OPERATION_STATUSES]),
+  );
+  const unsettledTransactions = and(
+    eq(internalTransactions.tenantId, tenantId),
+    eq(internalTransactions.onchainAssetId, id),
+    inArray(internalTransactions.status, ['initialized', 'pending']),
+  );
+  const unused = and(
+    notExists(db.select({ one: sql`1` }).from(rewards).where(rewardsOfAsset)),
+    notExists(db.select({ one: sql`1` }).from(onchainOperations).where(unfinishedOperations)),
+    notExists(db.select({ one: sql`1` }).from(internalTransactions).where(unsettledTransactions)),
+  );
+  const [, deleted, remaining, rewardCount, operationCount, transactionCount] = await db.batch([
+    db
+      .delete(customerAssetBalances)
+      .where(
+        and(
+          eq(customerAssetBalances.tenantId, tenantId),
+          eq(customerAssetBalances.onchainAssetId, id),
+          exists(db.select({ one: sql`1` }).from(onchainAssets).where(ofTenant(tenantId, id))),
+          unused,
+        ),
+      ),
+    db.delete(onchainAssets).where(and(ofTenant(tenantId, id), unused)).returning({ id: onchainAssets.id }),
+    db.select({ id: onchainAssets.id }).from(onchainAssets).where(ofTenant(tenantId, id)).limit(1),
+    db.select({ value: count() }).from(rewards).where(rewardsOfAsset),
+    db.select({ value: count() }).from(onchainOperations).where(unfinishedOperations),
+    db.select({ value: count() }).from(internalTransactions).where(unsettledTransactions),
+  ]);
+  if (deleted.length > 0) return 'deleted';
+  if (remaining.length === 0) return 'missing';
+  return {
+    rewardCount: rewardCount[0]?.value ?? 0,
+    unfinishedOperationCount: operationCount[0]?.value ?? 0,
+    unsettledTransactionCount: transactionCount[0]?.value ?? 0,
+  };
+}

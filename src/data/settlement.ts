@@ -1,0 +1,154 @@
+import { and, asc, eq, exists, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import {
+  blockchainTransactionLinks,
+  blockchainTransactions,
+  onchainAssets,
+  onchainOperations,
+  relayerNonces,
+  type BlockchainTransaction,
+  type BlockchainTransactionStatus,
+  type OnchainOperation,
+} from '../db/schema';
+import { isoNow } from '../lib/time';
+import { violatesUnique } from './db-errors';
+import { runBatch } from './settlement-outcomes';
+
+/** An operation with its asset and its signed attempts (oldest first): what settling it needs. */
+export async function loadOperation(db: Database, operationId: string) {
+  // Two statements, not a join: D1 batch rows are objects, so same-named columns would collide.
+  const [ops, assets, attempts] = await db.batch([
+    db.select().from(onchainOperations).where(eq(onchainOperations.id, operationId)).limit(1),
+    db.select().from(onchainAssets).where(inArray(onchainAssets.id, db.select({ id: onchainOperations.onchainAssetId }).from(onchainOperations).where(eq(onchainOperations.id, operationId)))),
+    db.select().from(blockchainTransactions).where(eq(blockchainTransactions.operationId, operationId)).orderBy(asc(blockchainTransactions.attempt)),
+  ]);
+  const operation = ops[0];
+  const asset = assets.find((row) => row.tenantId === operation?.tenantId);
+  return operation && asset ? { operation, asset, attempts } : undefined;
+}
+
+export type LoadedOperation = NonNullable<Awaited<ReturnType<typeof loadOperation>>>;
+
+/**
+ * Gives the operation its nonce, once: in one D1 transaction the relayer's counter is synced with
+ * the chain (never moved back, except onto a new chain), advanced only if the operation has no nonce
+ * yet, and that value is written onto the operation. Concurrent consumers therefore never share a
+ * nonce, and a redelivered message never takes a second one. Returns the operation's nonce.
+ */
+export async function assignNonce(db: Database, operationId: string, chainId: number, relayer: string, chainNextNonce: number, genesisHash: string): Promise<number> {
+  const counter = and(eq(relayerNonces.chainId, chainId), eq(relayerNonces.address, relayer));
+  const unassigned = and(eq(onchainOperations.id, operationId), isNull(onchainOperations.nonce));
+  const [, , , , [row]] = await db.batch([
+    db.insert(relayerNonces).values({ chainId, address: relayer, nextNonce: chainNextNonce, genesisHash, updatedAt: isoNow() }).onConflictDoNothing(),
+    db.update(relayerNonces).set({
+      nextNonce: sql`case when ${relayerNonces.genesisHash} = ${genesisHash} then max(${relayerNonces.nextNonce}, ${chainNextNonce}) else ${chainNextNonce} end`,
+      genesisHash,
+    }).where(counter),
+    db.update(relayerNonces).set({ nextNonce: sql`${relayerNonces.nextNonce} + 1`, updatedAt: isoNow() })
+      .where(and(counter, exists(db.select({ one: sql`1` }).from(onchainOperations).where(unassigned)))),
+    db.update(onchainOperations).set({
+      nonce: sql`(${db.select({ next: sql`${relayerNonces.nextNonce} - 1` }).from(relayerNonces).where(counter)})`,
+      relayerAddress: relayer,
+      updatedAt: isoNow(),
+    }).where(unassigned),
+    db.select({ nonce: onchainOperations.nonce }).from(onchainOperations).where(eq(onchainOperations.id, operationId)),
+  ]);
+  if (row?.nonce === null || row?.nonce === undefined) throw new Error(`operation ${operationId} got no nonce`);
+  return row.nonce;
+}
+
+export type SignedAttempt = {
+  id: string;
+  attempt: number;
+  hash: string;
+  raw: string;
+  from: string;
+  to: string | null;
+  data: string;
+  nonce: number;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+};
+
+/**
+ * Records a signed transaction BEFORE it is broadcast (so a retry re-sends these bytes instead of
+ * signing anew), links it to the internal transaction, and marks the operation submitted; a
+ * replacement marks the attempt it replaces. False when another consumer recorded this attempt
+ * number first (the unique index on operation and attempt): the caller re-sends theirs.
+ */
+export async function recordAttempt(db: Database, operation: OnchainOperation, signed: SignedAttempt, replaces?: string): Promise<boolean> {
+  const now = isoNow();
+  const statements = [
+    db.insert(blockchainTransactions).values({
+      id: signed.id,
+      tenantId: operation.tenantId,
+      chainId: operation.chainId,
+      metadata: { operation: operation.kind, operation_id: operation.id },
+      txData: signed.data,
+      txFrom: signed.from,
+      txTo: signed.to,
+      txGasLimit: String(signed.gas),
+      txMaxFeePerGas: String(signed.maxFeePerGas),
+      txMaxPriorityFeePerGas: String(signed.maxPriorityFeePerGas),
+      txNonce: signed.nonce,
+      txType: 2,
+      txValue: '0',
+      txHash: signed.hash,
+      txnStatus: 'initialized',
+      operationId: operation.id,
+      attempt: signed.attempt,
+      rawTransaction: signed.raw,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    db.update(onchainOperations).set({ status: 'submitted', updatedAt: now }).where(and(eq(onchainOperations.id, operation.id), inArray(onchainOperations.status, ['queued', 'submitted']))),
+    ...(operation.internalTransactionId
+      ? [db.insert(blockchainTransactionLinks).values({ id: `btl_${signed.id}`, tenantId: operation.tenantId, internalTransactionId: operation.internalTransactionId, blockchainTransactionId: signed.id, createdAt: now })]
+      : []),
+    ...(operation.kind === 'deploy'
+      ? [db.update(onchainAssets).set({ deployTxHash: signed.hash, updatedAt: now }).where(and(eq(onchainAssets.id, operation.onchainAssetId), eq(onchainAssets.status, 'deploying')))]
+      : []),
+    ...(replaces ? [db.update(blockchainTransactions).set({ txnStatus: 'replaced', updatedAt: now }).where(eq(blockchainTransactions.id, replaces))] : []),
+  ];
+  try {
+    await runBatch(db, statements);
+    return true;
+  } catch (error) {
+    if (violatesUnique(error, 'blockchain_transactions.operation_id')) return false;
+    throw error;
+  }
+}
+
+/** Moves an attempt forward (submitted, pending); never back from a final status. */
+export async function markAttempt(db: Database, attempt: BlockchainTransaction, status: BlockchainTransactionStatus): Promise<void> {
+  await db.update(blockchainTransactions).set({ txnStatus: status, updatedAt: isoNow() })
+    .where(and(eq(blockchainTransactions.id, attempt.id), inArray(blockchainTransactions.txnStatus, ['initialized', 'submitted', 'pending'])));
+}
+
+/** A failed try to reach the chain: counted, explained, and the next one not before `retryAt`. */
+export async function recordOperationError(db: Database, operationId: string, message: string, retryAt: string): Promise<number> {
+  const [row] = await db.update(onchainOperations)
+    .set({ errorCount: sql`${onchainOperations.errorCount} + 1`, lastError: message.slice(0, 500), nextAttemptAt: retryAt, updatedAt: isoNow() })
+    .where(eq(onchainOperations.id, operationId))
+    .returning({ errorCount: onchainOperations.errorCount });
+  return row?.errorCount ?? 0;
+}
+
+/** Operations whose attempts the receipts job follows, least recently looked at first. */
+export function submittedOperations(db: Database, limit: number) {
+  return db.select({ id: onchainOperations.id }).from(onchainOperations)
+    .where(eq(onchainOperations.status, 'submitted')).orderBy(asc(onchainOperations.updatedAt)).limit(limit);
+}
+
+/** Queued operations that no consumer has touched since `staleBefore` (lost message, failed send): to enqueue again. */
+export function strandedOperations(db: Database, staleBefore: string, now: string, limit: number) {
+  return db.select({ id: onchainOperations.id }).from(onchainOperations)
+    .where(and(eq(onchainOperations.status, 'queued'), lte(onchainOperations.updatedAt, staleBefore), or(isNull(onchainOperations.nextAttemptAt), lte(onchainOperations.nextAttemptAt, now))))
+    .orderBy(asc(onchainOperations.updatedAt)).limit(limit);
+}
+
+/** Marks an operation as looked at, so the receipts job goes round all of them. */
+export async function touchOperation(db: Database, operationId: string): Promise<void> {
+  await db.update(onchainOperations).set({ updatedAt: isoNow() }).where(eq(onchainOperations.id, operationId));
+}

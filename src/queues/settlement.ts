@@ -1,0 +1,33 @@
+import { onchainContext } from '../chain/context';
+import { createDatabase } from '../db/client';
+import type { Bindings, SettlementMessage } from '../env';
+import { settleOperation } from '../services/settlement';
+import { logEvent, reasonOf } from '../services/settlement-log';
+
+/**
+ * The settlement queue's consumer: each message names one operation; the service makes it happen
+ * exactly once however often the message arrives. Messages of a batch settle concurrently (nonces
+ * are allocated atomically in D1, so they never collide).
+ */
+export async function consumeSettlementBatch(batch: MessageBatch<SettlementMessage>, env: Bindings): Promise<void> {
+  const db = createDatabase(env.DB);
+  const ctx = onchainContext(env);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const operationId = typeof message.body?.operationId === 'string' ? message.body.operationId : undefined;
+      if (!operationId) {
+        logEvent('warn', 'settlement message without an operation id dropped', { id: message.id });
+        message.ack();
+        return;
+      }
+      try {
+        const outcome = await settleOperation(db, ctx, operationId);
+        if (outcome.done) message.ack();
+        else message.retry({ delaySeconds: outcome.retryAfterSeconds });
+      } catch (error) {
+        logEvent('error', 'settlement message failed; retried', { operation: operationId, reason: reasonOf(error) });
+        message.retry();
+      }
+    }),
+  );
+}

@@ -1,0 +1,34 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { errorResponses, okResponse } from '../../lib/openapi';
+import { reconciliationSchema } from '../../schemas/onchain-asset';
+import { reconcileOnchainAsset } from '../../services/reconciliation';
+import { onchainAssetParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'get',
+  path: '/onchain-assets/{id}/reconciliation',
+  tags: ['Onchain assets'],
+  summary: 'Reconcile an asset: settled ledger vs indexed chain',
+  description: [
+    'Every member may read. All amounts are base units as decimal strings.',
+    'Ledger side: for the XP token (`key` `xp`), the completed XP entries mirrored onto it x 10^decimals per customer (pending debits and unsettled credits are not counted); for any other asset, what the platform\'s succeeded mints minus succeeded burns sent to each wallet.',
+    'Onchain side: the indexed balances of the platform\'s wallets, as of `last_indexed_block` (the indexer cursor); a settlement newer than that shows as a difference until the indexer catches up.',
+    '`difference` = onchain - ledger; `customers` lists only those whose two sides differ. 404: no such asset in this tenant.',
+  ].join('\n\n'),
+  security: portalSecurity,
+  request: { params: onchainAssetParams },
+  responses: {
+    200: okResponse(reconciliationSchema, 'The reconciliation'),
+    ...errorResponses(401, 404),
+  },
+});
+
+export function registerOnchainAssetsReconciliation(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant } = c.get('portalAuth');
+    const data = await reconcileOnchainAsset(c.get('db'), tenant.id, c.req.valid('param').id);
+    return c.json({ success: true as const, data }, 200);
+  });
+}

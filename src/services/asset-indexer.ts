@@ -1,0 +1,132 @@
+import { getAddress, isAddress, type Address, type Hash, type PublicClient } from 'viem';
+import type { OnchainContext } from '../chain/context';
+import { describeChainError, fetchTransferLogs, genesisHash, minedBlockOf } from '../chain/logs';
+import type { Database } from '../db/client';
+import type { OnchainAsset } from '../db/schema';
+import { indexableAssets, resetIndex } from '../data/asset-balances';
+import { confirmedHead, planChunk } from '../domain/transfers';
+import { isoNow } from '../lib/time';
+import { commitChunk, type AssetCursor } from './asset-indexer-chunk';
+
+/**
+ * The Transfer indexer (cron): follows Transfer / TransferSingle / TransferBatch logs of every
+ * deployed or registered asset and keeps `customer_asset_balances` of the platform's wallets, plus
+ * `total_txns` (transfer log entries seen, any holder) and `total_owners` (platform wallets of the
+ * asset's tenant holding a non-zero amount) on the asset.
+ */
+
+export type IndexerOptions = {
+  /** Blocks per `eth_getLogs` request (public RPCs commonly cap ranges around 2,000). */
+  chunkSize?: number;
+  /** Chunks per chain per run, so one run stays bounded; the rest is picked up by the next run. */
+  maxChunksPerRun?: number;
+};
+
+export type IndexerSummary = {
+  /** Assets followed (active or inactive, with an address). */
+  assets: number;
+  /** Block ranges committed. */
+  chunks: number;
+  /** Transfer log entries indexed (per asset: a contract registered by two tenants counts twice). */
+  logs: number;
+  /** Chains whose indexing failed this run (each logged). */
+  errors: number;
+};
+
+export const DEFAULT_CHUNK_SIZE = 2_000;
+export const DEFAULT_MAX_CHUNKS_PER_RUN = 50;
+
+/**
+ * Where indexing of an asset starts when it has no cursor: the block of its deploy transaction when
+ * the platform deployed it (nothing can precede it), else block 0 (a registered contract's
+ * history is scanned in full; its creation block is not known to the platform).
+ */
+async function firstBlockOf(client: PublicClient, asset: OnchainAsset): Promise<number> {
+  if (!asset.deployTxHash) return 0;
+  return (await minedBlockOf(client, asset.deployTxHash as Hash)) ?? 0;
+}
+
+/** The asset's cursor for this run; an index built on another chain history is reset first. */
+async function openCursor(db: Database, client: PublicClient, asset: OnchainAsset, genesis: Hash): Promise<AssetCursor> {
+  let guard = { assetId: asset.id, lastIndexedBlock: asset.lastIndexedBlock, genesisHash: asset.indexedGenesisHash };
+  let totalTxns = asset.totalTxns ?? 0;
+  const indexedElsewhere = guard.genesisHash !== genesis && (guard.genesisHash !== null || guard.lastIndexedBlock !== null);
+  if (indexedElsewhere) {
+    const reset = await resetIndex(db, guard, asset.tenantId, genesis, isoNow());
+    const cursor = { asset, address: getAddress(asset.assetAddress ?? ''), nextBlock: 0, guard, totalTxns, lost: !reset };
+    if (!reset) return cursor;
+    console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, message: 'chain history changed (genesis hash); index reset' }));
+    guard = { assetId: asset.id, lastIndexedBlock: null, genesisHash: genesis };
+    totalTxns = 0;
+  }
+  const nextBlock = guard.lastIndexedBlock === null ? await firstBlockOf(client, asset) : guard.lastIndexedBlock + 1;
+  return { asset, address: getAddress(asset.assetAddress ?? ''), nextBlock, guard, totalTxns, lost: false };
+}
+
+/** Indexes one chain's assets up to its confirmed head, at most `maxChunks` ranges. */
+async function indexChain(
+  db: Database,
+  ctx: OnchainContext,
+  chainId: number,
+  assets: readonly OnchainAsset[],
+  limits: Required<IndexerOptions>,
+  summary: IndexerSummary,
+): Promise<void> {
+  const client = ctx.client(chainId);
+  const genesis = await genesisHash(client); // first: an unreachable RPC fails here, before any other call
+  // cacheTime 0: viem would otherwise answer from its block number cache (seconds) and miss new blocks.
+  const latest = await client.getBlockNumber({ cacheTime: 0 });
+  const safeHead = confirmedHead(Number(latest), ctx.confirmations);
+  const cursors: AssetCursor[] = [];
+  for (const asset of assets) {
+    // Validated at registration; a bad row must not block the chain's other assets forever.
+    if (!isAddress(asset.assetAddress ?? '', { strict: false })) {
+      console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: chainId, asset_id: asset.id, message: 'asset_address is not an address; skipped' }));
+      continue;
+    }
+    cursors.push(await openCursor(db, client, asset, genesis));
+  }
+
+  for (let round = 0; round < limits.maxChunksPerRun; round += 1) {
+    const live = cursors.filter((cursor) => !cursor.lost);
+    const chunk = planChunk(
+      live.map((cursor) => cursor.nextBlock),
+      safeHead,
+      limits.chunkSize,
+    );
+    if (!chunk) return;
+    // One request for every contract of the chain that needs (part of) this range.
+    const due = live.filter((cursor) => cursor.nextBlock <= chunk.to);
+    const addresses = [...new Set(due.map((cursor) => cursor.address))] as Address[];
+    const logs = await fetchTransferLogs(client, { addresses, fromBlock: chunk.from, toBlock: chunk.to });
+    summary.logs += await commitChunk(db, due, logs, { toBlock: chunk.to, genesisHash: genesis });
+    summary.chunks += 1;
+  }
+}
+
+/**
+ * One indexer run over every chain that has assets. A failing chain (RPC down, not configured) is
+ * logged by chain id (never its URL) and counted; the other chains go on.
+ */
+export async function indexAssetTransfers(db: Database, ctx: OnchainContext, options: IndexerOptions = {}): Promise<IndexerSummary> {
+  const limits: Required<IndexerOptions> = {
+    chunkSize: options.chunkSize ?? DEFAULT_CHUNK_SIZE,
+    maxChunksPerRun: options.maxChunksPerRun ?? DEFAULT_MAX_CHUNKS_PER_RUN,
+  };
+  const assets = await indexableAssets(db);
+  const byChain = new Map<number, OnchainAsset[]>();
+  for (const asset of assets) byChain.set(asset.chainId, [...(byChain.get(asset.chainId) ?? []), asset]);
+
+  const summary: IndexerSummary = { assets: assets.length, chunks: 0, logs: 0, errors: 0 };
+  await Promise.all(
+    [...byChain].map(async ([chainId, chainAssets]) => {
+      try {
+        await indexChain(db, ctx, chainId, chainAssets, limits, summary);
+      } catch (error) {
+        summary.errors += 1;
+        console.error(JSON.stringify({ level: 'error', job: 'asset-indexer', chain_id: chainId, error: describeChainError(error) }));
+      }
+    }),
+  );
+  return summary;
+}

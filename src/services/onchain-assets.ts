@@ -1,0 +1,176 @@
+import { BaseError, HttpRequestError, TimeoutError, erc20Abi, getAddress, type Address } from 'viem';
+import { configuredChainIds } from '../chain/chains';
+import type { OnchainContext } from '../chain/context';
+import type { Database } from '../db/client';
+import { violatesUnique } from '../data/db-errors';
+import {
+  deleteUnusedOnchainAsset,
+  findCreateConflicts,
+  findOnchainAsset,
+  insertAssetWithDeploy,
+  insertOnchainAsset,
+  listOnchainAssets as listAssetRows,
+  updateOnchainAsset as updateAssetRow,
+  type OnchainAssetInsert,
+} from '../data/onchain-assets';
+import { assertAssetStatusMove, storedDecimals } from '../domain/onchain-assets';
+import { ApiError, type FieldError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { pageOf, type Page } from '../lib/paging';
+import { isoNow } from '../lib/time';
+import type { OnchainAssetView } from '../schemas/internal-transaction';
+import type { CreateOnchainAssetInput, OnchainAssetListQuery, UpdateOnchainAssetInput } from '../schemas/onchain-asset';
+import { toOnchainAssetView } from '../views/internal-transaction';
+
+export const onchainAssetNotFound = () => ApiError.notFound('Onchain asset');
+
+const invalid = (path: string, message: string) => new ApiError('VALIDATION_FAILED', message, { path });
+
+/** The chain's RPC could not answer: named by chain id only (its URL may carry a provider key). */
+const unreachable = (chainId: number) => invalid('chain_id', `chain ${chainId} RPC is unreachable; try again later`);
+
+/** True when viem failed to reach the node at all (as opposed to the node answering with an error or a revert). */
+function isTransportFailure(error: unknown): boolean {
+  return error instanceof BaseError && error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError) !== null;
+}
+
+export async function listOnchainAssets(db: Database, tenantId: string, query: OnchainAssetListQuery): Promise<Page<OnchainAssetView>> {
+  const { rows, total } = await listAssetRows(db, tenantId, query);
+  return pageOf(rows.map(toOnchainAssetView), total, query);
+}
+
+export async function getOnchainAsset(db: Database, tenantId: string, id: string): Promise<OnchainAssetView> {
+  const asset = await findOnchainAsset(db, tenantId, id);
+  if (!asset) throw onchainAssetNotFound();
+  return toOnchainAssetView(asset);
+}
+
+/**
+ * The chain must be one of CHAINS (a malformed CHAINS throws ChainConfigError, a 503: the
+ * operator's fault, not the caller's).
+ */
+function assertChainConfigured(ctx: OnchainContext, chainId: number): void {
+  const directory = ctx.chains();
+  if (!directory.has(chainId)) {
+    throw invalid('chain_id', `Chain ${chainId} is not configured; configured chains: ${configuredChainIds(directory)}`);
+  }
+}
+
+/**
+ * A contract to register must exist on the chain, and an erc20's own `decimals()` (when it has one)
+ * must agree with the body: every mint is computed from the stored decimals.
+ */
+async function assertContractOnChain(ctx: OnchainContext, input: CreateOnchainAssetInput, address: Address): Promise<void> {
+  const client = ctx.client(input.chain_id);
+  const code = await client.getCode({ address }).catch(() => {
+    throw unreachable(input.chain_id);
+  });
+  if (code === undefined || code === '0x') {
+    throw invalid('asset_address', `There is no contract code at ${address} on chain ${input.chain_id}`);
+  }
+  if (input.type !== 'erc20') return;
+  let onchainDecimals: number;
+  try {
+    onchainDecimals = await client.readContract({ address, abi: erc20Abi, functionName: 'decimals' });
+  } catch (error) {
+    if (isTransportFailure(error)) throw unreachable(input.chain_id);
+    return; // decimals() is optional in ERC-20: without it, the body's value stands
+  }
+  if (onchainDecimals !== input.decimals) {
+    throw invalid('decimals', `The contract's decimals() is ${onchainDecimals}, not ${input.decimals}`);
+  }
+}
+
+function conflictErrors(found: { keyTaken: boolean; addressTaken: boolean }, input: CreateOnchainAssetInput): FieldError[] {
+  return [
+    ...(found.keyTaken ? [{ path: 'key', message: `An onchain asset with key "${input.key}" already exists in this tenant` }] : []),
+    ...(found.addressTaken ? [{ path: 'asset_address', message: `This contract is already registered on chain ${input.chain_id} in this tenant` }] : []),
+  ];
+}
+
+/** A unique index caught what the pre-check missed (two creates racing): the same 409 as the pre-check. */
+function rethrowDuplicate(input: CreateOnchainAssetInput) {
+  return (error: unknown): never => {
+    if (violatesUnique(error, 'onchain_assets.key')) throw new ApiError('CONFLICT', 'The key is already taken', { errors: conflictErrors({ keyTaken: true, addressTaken: false }, input) });
+    if (violatesUnique(error, 'onchain_assets.asset_address')) {
+      throw new ApiError('CONFLICT', 'The contract is already registered', { errors: conflictErrors({ keyTaken: false, addressTaken: true }, input) });
+    }
+    throw error;
+  };
+}
+
+/**
+ * Registers an existing contract (`asset_address` given: `active` at once) or has the platform
+ * deploy its reference contract (`deploying` until the settlement core sees the receipt).
+ */
+export async function createOnchainAsset(db: Database, tenantId: string, input: CreateOnchainAssetInput, ctx: OnchainContext): Promise<OnchainAssetView> {
+  const deploying = input.asset_address === undefined;
+  // Before anything is written: a deploy nobody can sign would sit in `deploying` forever.
+  if (deploying) ctx.relayer();
+  assertChainConfigured(ctx, input.chain_id);
+  const address = input.asset_address === undefined ? undefined : getAddress(input.asset_address);
+
+  const conflicts = conflictErrors(await findCreateConflicts(db, tenantId, { key: input.key, chainId: input.chain_id, assetAddress: address }), input);
+  if (conflicts.length > 0) throw new ApiError('CONFLICT', conflicts.map((c) => c.message).join('; '), { errors: conflicts });
+
+  const now = isoNow();
+  const values: OnchainAssetInsert = {
+    id: newId('ast'),
+    tenantId,
+    key: input.key ?? null,
+    type: input.type,
+    chainId: input.chain_id,
+    assetAddress: address ?? null,
+    decimals: storedDecimals(input),
+    name: input.name,
+    symbol: input.symbol,
+    status: deploying ? 'deploying' : 'active',
+    metadata: input.metadata ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (address !== undefined) {
+    await assertContractOnChain(ctx, input, address);
+    return toOnchainAssetView(await insertOnchainAsset(db, values).catch(rethrowDuplicate(input)));
+  }
+  const operationId = newId('op');
+  const asset = await insertAssetWithDeploy(db, values, {
+    id: operationId,
+    tenantId,
+    kind: 'deploy',
+    status: 'queued',
+    chainId: input.chain_id,
+    onchainAssetId: values.id,
+    createdAt: now,
+    updatedAt: now,
+  }).catch(rethrowDuplicate(input));
+  await ctx.enqueue([operationId]);
+  return toOnchainAssetView(asset);
+}
+
+/** PATCH: only the fields sent change; a status move is checked against the status read and written only if it still holds. */
+export async function updateOnchainAsset(db: Database, tenantId: string, id: string, input: UpdateOnchainAssetInput): Promise<OnchainAssetView> {
+  const asset = await findOnchainAsset(db, tenantId, id);
+  if (!asset) throw onchainAssetNotFound();
+  if (input.status !== undefined) assertAssetStatusMove(asset.status, input.status);
+  const fromStatus = input.status === undefined ? undefined : asset.status;
+  const updated = await updateAssetRow(db, tenantId, id, { name: input.name, symbol: input.symbol, metadata: input.metadata, status: input.status, updatedAt: isoNow() }, fromStatus);
+  if (!updated) {
+    if (fromStatus === undefined) throw onchainAssetNotFound();
+    throw new ApiError('CONFLICT', 'The asset status was changed meanwhile (e.g. by its deployment); read it again and retry', { path: 'status' });
+  }
+  return toOnchainAssetView(updated);
+}
+
+/** Deletes an asset nothing depends on any more (no reward names it, nothing on it is still settling). */
+export async function deleteOnchainAsset(db: Database, tenantId: string, id: string): Promise<void> {
+  const outcome = await deleteUnusedOnchainAsset(db, tenantId, id);
+  if (outcome === 'deleted') return;
+  if (outcome === 'missing') throw onchainAssetNotFound();
+  const reasons = [
+    ...(outcome.rewardCount > 0 ? [`${outcome.rewardCount} reward(s) deliver it (change or delete them first)`] : []),
+    ...(outcome.unfinishedOperationCount > 0 ? [`${outcome.unfinishedOperationCount} onchain operation(s) of it are not settled yet`] : []),
+    ...(outcome.unsettledTransactionCount > 0 ? [`${outcome.unsettledTransactionCount} internal transaction(s) on it are not settled yet`] : []),
+  ];
+  throw new ApiError('CONFLICT', `The onchain asset is in use and cannot be deleted: ${reasons.join('; ') || 'it changed meanwhile, retry'}`);
+}

@@ -1,0 +1,130 @@
+import { keccak256, type Hex } from 'viem';
+import { ChainConfigError, ChainUnavailableError } from '../chain/chains';
+import { OperationRejected, operationCall } from '../chain/calls';
+import type { OnchainContext } from '../chain/context';
+import { RelayerConfigError } from '../chain/relayer';
+import type { Database } from '../db/client';
+import type { BlockchainTransaction } from '../db/schema';
+import { broadcastStatements, failedStatements, runBatch } from '../data/settlement-outcomes';
+import { assignNonce, loadOperation, markAttempt, recordAttempt, recordOperationError, type LoadedOperation } from '../data/settlement';
+import { MAX_OPERATION_ERRORS, retryDelaySeconds } from '../domain/settlement';
+import { newId } from '../lib/ids';
+import { isoNow } from '../lib/time';
+import { logEvent, reasonOf } from './settlement-log';
+
+/** `done`: nothing more for this message; `retryAfterSeconds`: deliver it again later. */
+export type SettleOutcome = { done: true } | { done: false; retryAfterSeconds: number };
+
+const DONE: SettleOutcome = { done: true };
+/** A dependency still deploying: look again soon. */
+const ASSET_NOT_READY_SECONDS = 10;
+
+/**
+ * Hands operations to the settlement queue. A failed send is logged, never thrown: the write it
+ * follows has committed, and the receipts job re-enqueues operations left `queued`.
+ */
+export async function enqueueOperations(ctx: OnchainContext, operationIds: readonly string[]): Promise<void> {
+  try {
+    await ctx.enqueue(operationIds);
+  } catch (error) {
+    logEvent('warn', 'settlement enqueue failed; the receipts job will re-enqueue', { operations: operationIds.length, reason: reasonOf(error) });
+  }
+}
+
+/** Broadcasts stored bytes; "already known" or "nonce too low" mean the chain has them: the receipts job decides. */
+export async function broadcast(db: Database, ctx: OnchainContext, loaded: LoadedOperation, attempt: BlockchainTransaction): Promise<void> {
+  const { operation } = loaded;
+  try {
+    await ctx.client(operation.chainId).sendRawTransaction({ serializedTransaction: attempt.rawTransaction as Hex });
+  } catch (error) {
+    const reason = reasonOf(error);
+    if (!/already known|nonce too low|already imported|known transaction/i.test(reason)) throw error;
+  }
+  await markAttempt(db, attempt, 'submitted');
+  if (attempt.attempt === 1) await runBatch(db, broadcastStatements(db, operation));
+}
+
+/** Signs the operation's first transaction (its nonce taken once), records it, then broadcasts it. */
+async function signAndSend(db: Database, ctx: OnchainContext, loaded: LoadedOperation): Promise<void> {
+  const { operation, asset } = loaded;
+  const client = ctx.client(operation.chainId);
+  const relayer = ctx.relayer();
+  const call = operationCall(operation, asset, relayer.address);
+  const [chainNextNonce, genesis] = await Promise.all([
+    client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }),
+    client.getBlock({ blockNumber: 0n }),
+  ]);
+  const nonce = await assignNonce(db, operation.id, operation.chainId, relayer.address, chainNextNonce, genesis.hash);
+  const gas = await client.estimateGas({ account: relayer.address, to: call.to, data: call.data }).then(
+    (estimate) => (estimate * 12n) / 10n,
+    (error: unknown) => {
+      if (!/revert/i.test(reasonOf(error))) throw error;
+      // Sent anyway: it is mined as a failed receipt, consuming the nonce, and the operation fails.
+      logEvent('warn', 'settlement call reverts in estimate; sending with fallback gas', { operation: operation.id, reason: reasonOf(error) });
+      return call.fallbackGas;
+    },
+  );
+  const fees = await client.estimateFeesPerGas();
+  const tx = { type: 'eip1559', chainId: operation.chainId, nonce, to: call.to, data: call.data, gas, value: 0n, ...fees } as const;
+  const raw = await relayer.signTransaction(tx);
+  const recorded = await recordAttempt(db, operation, {
+    id: newId('btx'), attempt: 1, hash: keccak256(raw), raw, from: relayer.address, to: call.to ?? null, data: call.data, nonce, gas, ...fees,
+  });
+  // Another consumer recorded the first attempt before us: send theirs, never a second signature.
+  const fresh = await loadOperation(db, operation.id);
+  const first = fresh?.attempts[0];
+  if (fresh && first) await broadcast(db, ctx, fresh, first);
+  else if (recorded) throw new Error(`operation ${operation.id} lost its recorded attempt`);
+}
+
+/** Everything but an operation the chain can never carry out (configuration and RPC can be fixed) is worth retrying. */
+const isRetryable = (error: unknown) => !(error instanceof OperationRejected);
+
+/** Records a failed try; after too many, the operation is given up (failed, XP given back). */
+async function handleError(db: Database, loaded: LoadedOperation, error: unknown): Promise<SettleOutcome> {
+  const { operation } = loaded;
+  const reason = error instanceof ChainUnavailableError || error instanceof ChainConfigError || error instanceof RelayerConfigError
+    ? error.message
+    : `chain ${operation.chainId}: ${reasonOf(error)}`;
+  const errorCount = operation.errorCount + 1;
+  const delay = retryDelaySeconds(errorCount);
+  await recordOperationError(db, operation.id, reason, isoNow(new Date(Date.now() + delay * 1000)));
+  logEvent('error', 'settlement try failed', { operation: operation.id, chain: operation.chainId, errors: errorCount, reason });
+  if (loaded.attempts.length === 0 && (errorCount >= MAX_OPERATION_ERRORS || !isRetryable(error))) {
+    await runBatch(db, failedStatements(db, operation, undefined, `given up: ${reason}`));
+    return DONE;
+  }
+  return { done: false, retryAfterSeconds: delay };
+}
+
+/**
+ * Settles one operation, exactly once however often its message arrives: an operation that already
+ * has a signed transaction is only re-broadcast (the same bytes), a final one is left alone, and a
+ * new one takes its nonce in one atomic D1 step before it is signed, recorded, then sent. The
+ * receipts job (services/settlement-receipts.ts) takes it from there.
+ */
+export async function settleOperation(db: Database, ctx: OnchainContext, operationId: string): Promise<SettleOutcome> {
+  const loaded = await loadOperation(db, operationId);
+  if (!loaded) {
+    logEvent('warn', 'settlement message for an unknown operation', { operation: operationId });
+    return DONE;
+  }
+  const { operation, asset, attempts } = loaded;
+  if (operation.status !== 'queued' && operation.status !== 'submitted') return DONE;
+  try {
+    const latest = attempts.at(-1);
+    if (latest) {
+      await broadcast(db, ctx, loaded, latest);
+      return DONE;
+    }
+    if (operation.kind !== 'deploy' && asset.status === 'deploying') return { done: false, retryAfterSeconds: ASSET_NOT_READY_SECONDS };
+    if (operation.kind !== 'deploy' && asset.status !== 'active') {
+      await runBatch(db, failedStatements(db, operation, undefined, `asset ${asset.id} is ${asset.status}`));
+      return DONE;
+    }
+    await signAndSend(db, ctx, loaded);
+    return DONE;
+  } catch (error) {
+    return handleError(db, loaded, error);
+  }
+}

@@ -1,0 +1,189 @@
+import { and, eq } from 'drizzle-orm';
+import { getAddress, type Address } from 'viem';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { onchainOperations } from '../../src/db/schema';
+import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
+import { deployReference, fundedRelayer } from '../support/chain';
+import { expectError, expectOk } from '../support/http';
+import { addMember, createTenant, db, portalCall, type TestTenant } from '../support/world';
+import { assetsPath } from './helpers';
+
+let relayer: Awaited<ReturnType<typeof fundedRelayer>>;
+let erc20: Address;
+let erc20Decimals18: Address;
+let erc721: Address;
+let erc1155: Address;
+
+beforeAll(async () => {
+  relayer = await fundedRelayer();
+  const deploy = { owner: relayer.address, deployerKey: relayer.privateKey };
+  // Sequential: one key is one nonce sequence.
+  erc20 = await deployReference('erc20', deploy);
+  erc20Decimals18 = await deployReference('erc20', { ...deploy, decimals: 18 });
+  erc721 = await deployReference('erc721', deploy);
+  erc1155 = await deployReference('erc1155', deploy);
+});
+
+const create = (tenant: TestTenant, body: Record<string, unknown>) => portalCall(tenant.owner, 'POST', assetsPath(tenant.id), body);
+
+describe('register an existing contract', () => {
+  it('registers each token type as active, with the address checksummed and decimals stored (0 without decimals)', async () => {
+    const tenant = await createTenant();
+    const cases = [
+      { type: 'erc20', address: erc20, decimals: 0, key: 'points' },
+      { type: 'erc721', address: erc721, decimals: undefined, key: 'badge' },
+      { type: 'erc1155', address: erc1155, decimals: 0, key: 'tickets' },
+    ] as const;
+    for (const c of cases) {
+      const body = { type: c.type, chain_id: 31337, key: c.key, name: `${c.type} asset`, symbol: 'TST', decimals: c.decimals, asset_address: c.address.toLowerCase(), metadata: { color: 'gold' } };
+      const asset = expectOk(await create(tenant, body), 201, onchainAssetSchema);
+      expect(asset).toEqual({
+        id: expect.stringMatching(/^ast_/),
+        asset_address: getAddress(c.address),
+        chain_id: 31337,
+        decimals: 0,
+        deploy_tx_hash: null,
+        deployed_at: null,
+        key: c.key,
+        name: `${c.type} asset`,
+        symbol: 'TST',
+        status: 'active',
+        type: c.type,
+        metadata: { color: 'gold' },
+        total_owners: null,
+        total_txns: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      });
+    }
+  });
+
+  it('registers the XP token (key xp) when its decimals() agrees with the body', async () => {
+    const tenant = await createTenant();
+    const body = { type: 'erc20', chain_id: 31337, key: 'xp', name: 'XP', symbol: 'XP', decimals: 18, asset_address: erc20Decimals18 };
+    const asset = expectOk(await create(tenant, body), 201, onchainAssetSchema);
+    expect(asset).toMatchObject({ key: 'xp', decimals: 18, status: 'active' });
+  });
+
+  it('422 when decimals differ from the contract decimals()', async () => {
+    const tenant = await createTenant();
+    const body = { type: 'erc20', chain_id: 31337, name: 'XP', symbol: 'XP', decimals: 6, asset_address: erc20Decimals18 };
+    const error = expectError(await create(tenant, body), 422, 'VALIDATION_FAILED', "The contract's decimals() is 18, not 6");
+    expect(error.errors).toEqual([{ path: 'decimals', message: "The contract's decimals() is 18, not 6" }]);
+  });
+
+  it('422 at chain_id listing the configured chains for an unconfigured chain', async () => {
+    const tenant = await createTenant();
+    const body = { type: 'erc20', chain_id: 5, name: 'T', symbol: 'T', decimals: 0, asset_address: erc20 };
+    const error = expectError(await create(tenant, body), 422, 'VALIDATION_FAILED', 'Chain 5 is not configured; configured chains: 31337, 31338');
+    expect(error.errors.map((e) => e.path)).toEqual(['chain_id']);
+  });
+
+  it('422 at asset_address for a malformed address or a bad checksum', async () => {
+    const tenant = await createTenant();
+    // Mixed case is an EIP-55 checksum: flipping the case of one letter breaks it.
+    const checksummed = getAddress(erc20);
+    const letter = checksummed.slice(2).search(/[a-fA-F]/) + 2;
+    const char = checksummed[letter]!;
+    const badChecksum = `${checksummed.slice(0, letter)}${char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase()}${checksummed.slice(letter + 1)}`;
+    for (const address of ['0x1234', 'not-an-address', `${erc20}00`, badChecksum]) {
+      const body = { type: 'erc20', chain_id: 31337, name: 'T', symbol: 'T', decimals: 0, asset_address: address };
+      const error = expectError(await create(tenant, body), 422, 'VALIDATION_FAILED');
+      expect(error.errors.map((e) => e.path), address).toEqual(['asset_address']);
+    }
+  });
+
+  it('422 at asset_address when there is no contract code there (an EOA)', async () => {
+    const tenant = await createTenant();
+    const body = { type: 'erc721', chain_id: 31337, name: 'T', symbol: 'T', asset_address: relayer.address };
+    const error = expectError(await create(tenant, body), 422, 'VALIDATION_FAILED', `There is no contract code at ${getAddress(relayer.address)} on chain 31337`);
+    expect(error.errors.map((e) => e.path)).toEqual(['asset_address']);
+  });
+
+  it('409 for a key already used in the tenant, and for the same contract registered twice (any letter case)', async () => {
+    const tenant = await createTenant();
+    const first = { type: 'erc721', chain_id: 31337, key: 'badge', name: 'Badge', symbol: 'BDG', asset_address: erc721 };
+    expectOk(await create(tenant, first), 201, onchainAssetSchema);
+    const sameKey = expectError(await create(tenant, { ...first, asset_address: erc1155, type: 'erc1155' }), 409, 'CONFLICT');
+    expect(sameKey.errors).toEqual([{ path: 'key', message: 'An onchain asset with key "badge" already exists in this tenant' }]);
+    const sameAddress = expectError(await create(tenant, { ...first, key: 'other', asset_address: erc721.toLowerCase() }), 409, 'CONFLICT');
+    expect(sameAddress.errors).toEqual([{ path: 'asset_address', message: 'This contract is already registered on chain 31337 in this tenant' }]);
+
+    // Keys and contracts are per tenant: another tenant registers the same ones.
+    const other = await createTenant();
+    expectOk(await create(other, first), 201, onchainAssetSchema);
+  });
+});
+
+describe('body validation (422 at the field)', () => {
+  const valid = { type: 'erc20', chain_id: 31337, name: 'T', symbol: 'T', decimals: 0 };
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ['an unknown type', { ...valid, type: 'erc777' }, 'type'],
+    ['erc20 without decimals', { ...valid, decimals: undefined }, 'decimals'],
+    ['decimals above 36', { ...valid, decimals: 37 }, 'decimals'],
+    ['negative decimals', { ...valid, decimals: -1 }, 'decimals'],
+    ['fractional decimals', { ...valid, decimals: 1.5 }, 'decimals'],
+    ['decimals on an erc721', { ...valid, type: 'erc721', decimals: 2 }, 'decimals'],
+    ['decimals on an erc1155', { ...valid, type: 'erc1155', decimals: 18 }, 'decimals'],
+    ['the xp key on an erc721', { ...valid, type: 'erc721', decimals: undefined, key: 'xp' }, 'type'],
+    ['an upper-case key', { ...valid, key: 'Gold' }, 'key'],
+    ['a key with a dash', { ...valid, key: 'gold-badge' }, 'key'],
+    ['a 65-character key', { ...valid, key: 'k'.repeat(65) }, 'key'],
+    ['a missing name', { ...valid, name: undefined }, 'name'],
+    ['a blank symbol', { ...valid, symbol: '  ' }, 'symbol'],
+    ['a string chain_id', { ...valid, chain_id: '31337' }, 'chain_id'],
+    ['an unknown field', { ...valid, owner: '0x0' }, 'owner'],
+  ];
+
+  it.each(cases)('%s', async (_name, body, path) => {
+    const tenant = await createTenant();
+    const error = expectError(await create(tenant, body), 422, 'VALIDATION_FAILED');
+    expect(error.errors.map((e) => e.path)).toEqual([path]);
+  });
+});
+
+describe('deploy a reference contract', () => {
+  it('201 deploying without asset_address, with a queued deploy operation written with it', async () => {
+    const tenant = await createTenant();
+    const body = { type: 'erc20', chain_id: 31337, key: 'xp', name: 'XP', symbol: 'XP', decimals: 0 };
+    const asset = expectOk(await create(tenant, body), 201, onchainAssetSchema);
+    expect(asset).toMatchObject({ status: 'deploying', deploy_tx_hash: null, deployed_at: null, key: 'xp', decimals: 0, type: 'erc20' });
+    expect(asset).not.toHaveProperty('asset_address');
+
+    const operations = await db()
+      .select()
+      .from(onchainOperations)
+      .where(and(eq(onchainOperations.tenantId, tenant.id), eq(onchainOperations.onchainAssetId, asset.id!)));
+    expect(operations).toEqual([expect.objectContaining({ id: expect.stringMatching(/^op_/), kind: 'deploy', status: 'queued', chainId: 31337, nonce: null })]);
+
+    // The key is taken from the moment the deployment is accepted.
+    expectError(await create(tenant, body), 409, 'CONFLICT');
+  });
+
+  it('deploys each token type (decimals 0 for erc721/erc1155)', async () => {
+    const tenant = await createTenant();
+    for (const type of ['erc721', 'erc1155'] as const) {
+      const asset = expectOk(await create(tenant, { type, chain_id: 31337, name: type, symbol: 'T' }), 201, onchainAssetSchema);
+      expect(asset).toMatchObject({ type, status: 'deploying', decimals: 0, key: null });
+    }
+  });
+
+  it('422 for an unconfigured chain, before anything is written', async () => {
+    const tenant = await createTenant();
+    expectError(await create(tenant, { type: 'erc721', chain_id: 1, name: 'T', symbol: 'T' }), 422, 'VALIDATION_FAILED', /Chain 1 is not configured; configured chains: 31337, 31338/);
+    expect(await db().select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenant.id))).toEqual([]);
+  });
+});
+
+describe('roles', () => {
+  it('admins create; editors and viewers get 403', async () => {
+    const tenant = await createTenant();
+    const body = { type: 'erc721', chain_id: 31337, name: 'T', symbol: 'T' };
+    const admin = await addMember(tenant.id, 'admin');
+    expectOk(await portalCall(admin, 'POST', assetsPath(tenant.id), body), 201, onchainAssetSchema);
+    for (const role of ['editor', 'viewer'] as const) {
+      const member = await addMember(tenant.id, role);
+      expectError(await portalCall(member, 'POST', assetsPath(tenant.id), body), 403, 'FORBIDDEN', `Your role (${role}) may not manage onchain assets in this tenant`);
+    }
+  });
+});

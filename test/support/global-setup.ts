@@ -1,0 +1,31 @@
+/**
+ * vitest globalSetup (Node, once per run): compiles the reference contracts (cached) and starts
+ * two anvil nodes whose addresses reach the workers as bindings (vitest.config.mts):
+ * - chain 31337, automine: everything else;
+ * - chain 31338: only the stuck-transaction test, which turns automine off on it, so it must not
+ *   share a chain with tests that expect their transactions mined.
+ */
+import type { TestProject } from 'vitest/node';
+import { compileContracts } from '../../scripts/lib/compile-contracts';
+import { startAnvil } from './anvil';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    rpcUrl: string;
+    manualRpcUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  await compileContracts();
+  const main = await startAnvil({ chainId: 31337 });
+  const manual = await startAnvil({ chainId: 31338 }).catch(async (error: unknown) => {
+    await main.stop(); // a failed setup gets no teardown: do not leave the first node running
+    throw error;
+  });
+  project.provide('rpcUrl', main.rpcUrl);
+  project.provide('manualRpcUrl', manual.rpcUrl);
+  return async () => {
+    await Promise.all([main.stop(), manual.stop()]);
+  };
+}
