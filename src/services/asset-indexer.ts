@@ -47,20 +47,19 @@ async function firstBlockOf(client: PublicClient, asset: OnchainAsset): Promise<
 }
 
 /** The asset's cursor for this run; an index built on another chain history is reset first. */
-async function openCursor(db: Database, client: PublicClient, asset: OnchainAsset, genesis: Hash): Promise<AssetCursor> {
-  let guard = { assetId: asset.id, lastIndexedBlock: asset.lastIndexedBlock, genesisHash: asset.indexedGenesisHash };
-  let totalTxns = asset.totalTxns ?? 0;
-  const indexedElsewhere = guard.genesisHash !== genesis && (guard.genesisHash !== null || guard.lastIndexedBlock !== null);
-  if (indexedElsewhere) {
-    const reset = await resetIndex(db, guard, asset.tenantId, genesis, isoNow());
-    const cursor = { asset, address: getAddress(asset.assetAddress ?? ''), nextBlock: 0, guard, totalTxns, lost: !reset };
-    if (!reset) return cursor;
-    console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, message: 'chain history changed (genesis hash); index reset' }));
-    guard = { assetId: asset.id, lastIndexedBlock: null, genesisHash: genesis };
-    totalTxns = 0;
+async function openCursor(db: Database, client: PublicClient, asset: OnchainAsset, address: string, genesis: Hash): Promise<AssetCursor> {
+  const stored = { assetId: asset.id, lastIndexedBlock: asset.lastIndexedBlock, genesisHash: asset.indexedGenesisHash };
+  const indexedElsewhere = stored.genesisHash !== genesis && (stored.genesisHash !== null || stored.lastIndexedBlock !== null);
+  if (!indexedElsewhere) {
+    const nextBlock = stored.lastIndexedBlock === null ? await firstBlockOf(client, asset) : stored.lastIndexedBlock + 1;
+    return { asset, address, nextBlock, guard: stored, totalTxns: asset.totalTxns ?? 0, lost: false };
   }
-  const nextBlock = guard.lastIndexedBlock === null ? await firstBlockOf(client, asset) : guard.lastIndexedBlock + 1;
-  return { asset, address: getAddress(asset.assetAddress ?? ''), nextBlock, guard, totalTxns, lost: false };
+  if (!(await resetIndex(db, stored, asset.tenantId, genesis, isoNow()))) {
+    return { asset, address, nextBlock: 0, guard: stored, totalTxns: 0, lost: true }; // another run reset it first
+  }
+  console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, message: 'chain history changed (genesis hash); index reset' }));
+  const guard = { assetId: asset.id, lastIndexedBlock: null, genesisHash: genesis };
+  return { asset, address, nextBlock: await firstBlockOf(client, asset), guard, totalTxns: 0, lost: false };
 }
 
 /** Indexes one chain's assets up to its confirmed head, at most `maxChunks` ranges. */
@@ -80,11 +79,11 @@ async function indexChain(
   const cursors: AssetCursor[] = [];
   for (const asset of assets) {
     // Validated at registration; a bad row must not block the chain's other assets forever.
-    if (!isAddress(asset.assetAddress ?? '', { strict: false })) {
+    if (!asset.assetAddress || !isAddress(asset.assetAddress, { strict: false })) {
       console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: chainId, asset_id: asset.id, message: 'asset_address is not an address; skipped' }));
       continue;
     }
-    cursors.push(await openCursor(db, client, asset, genesis));
+    cursors.push(await openCursor(db, client, asset, getAddress(asset.assetAddress), genesis));
   }
 
   for (let round = 0; round < limits.maxChunksPerRun; round += 1) {
@@ -115,7 +114,11 @@ export async function indexAssetTransfers(db: Database, ctx: OnchainContext, opt
   };
   const assets = await indexableAssets(db);
   const byChain = new Map<number, OnchainAsset[]>();
-  for (const asset of assets) byChain.set(asset.chainId, [...(byChain.get(asset.chainId) ?? []), asset]);
+  for (const asset of assets) {
+    const list = byChain.get(asset.chainId) ?? [];
+    list.push(asset);
+    byChain.set(asset.chainId, list);
+  }
 
   const summary: IndexerSummary = { assets: assets.length, chunks: 0, logs: 0, errors: 0 };
   await Promise.all(

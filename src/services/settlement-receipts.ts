@@ -33,7 +33,7 @@ async function receiptOf(ctx: OnchainContext, chainId: number, attempt: Blockcha
 async function settleFromReceipt(db: Database, ctx: OnchainContext, loaded: LoadedOperation, attempt: BlockchainTransaction, receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>>): Promise<FollowOutcome> {
   const { operation } = loaded;
   const client = ctx.client(operation.chainId);
-  if (!isFinal(receipt.blockNumber, await client.getBlockNumber(), ctx.confirmations)) {
+  if (!isFinal(receipt.blockNumber, await client.getBlockNumber({ cacheTime: 0 }), ctx.confirmations)) {
     await markAttempt(db, attempt, 'pending');
     return 'waiting';
   }

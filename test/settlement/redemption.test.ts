@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
 import type { Bindings } from '../../src/env';
-import { balanceOf, fundedRelayer } from '../support/chain';
+import { balanceOf, fundedRelayer, publicClientFor } from '../support/chain';
+import { expectError } from '../support/http';
 import { deliver, relayerEnv, runCron, settleAll } from '../support/settlement';
 import {
   attemptsOf,
@@ -20,9 +21,13 @@ import {
   type Customer,
   type World,
 } from './fixtures';
-import { db } from '../support/world';
+import { db, portalCall } from '../support/world';
 import { internalTransactions } from '../../src/db/schema';
 import { eq } from 'drizzle-orm';
+
+function cancel(world: World, redemptionId: string) {
+  return portalCall(world.tenant.owner, 'POST', `/api/v1/tenant/${world.tenant.id}/redemptions/${redemptionId}/cancel`);
+}
 
 let relayer: { privateKey: Hex; address: Address };
 let runEnv: Bindings;
@@ -89,6 +94,8 @@ describe('redemption with the XP token', () => {
       expect(redemption.status).toBe('initialized');
       expect(redemption.reward.onchain_asset?.id).toBe(rewardAsset.id);
       expect((await getCustomer(world, customer.id)).xp_balance).toBe('400');
+      // Settling cannot be canceled: the chain may already carry it.
+      expectError(await cancel(world, redemption.id), 409, 'INVALID_STATUS_TRANSITION');
 
       const txId = await redemptionTransactionId(redemption.id);
       const ops = await operationsOf(txId);
@@ -102,6 +109,7 @@ describe('redemption with the XP token', () => {
       // The delivery goes first; the burn waits until its receipt succeeded.
       await deliver(runEnv, [delivery?.id ?? '']);
       expect((await getRedemption(world, redemption.id)).status).toBe('pending');
+      expectError(await cancel(world, redemption.id), 409, 'INVALID_STATUS_TRANSITION');
       expect((await operationsOf(txId)).find((op) => op.id === burn?.id)?.status).toBe('waiting');
       await runCron(runEnv);
       expect((await operationsOf(txId)).find((op) => op.id === delivery?.id)?.status).toBe('succeeded');
@@ -145,7 +153,6 @@ describe('redemption with the XP token', () => {
 /** The ERC-721 token id a delivery minted, read from the Transfer log of its receipt. */
 async function firstTokenId(operationId: string): Promise<bigint> {
   const [attempt] = await attemptsOf(operationId);
-  const { publicClientFor } = await import('../support/chain');
   const receipt = await publicClientFor(31337).getTransactionReceipt({ hash: attempt?.txHash as Hex });
   const transfer = receipt.logs.find((log) => log.topics.length === 4);
   return BigInt(transfer?.topics[3] ?? '0x0');

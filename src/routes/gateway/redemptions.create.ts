@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ['Gateway'],
   summary: 'Redeem a reward for a customer',
   description:
-    'Checks, in order, each a 409 with its own code: customer active or reinstated (CUSTOMER_NOT_ACTIVE), reward active (REWARD_NOT_ACTIVE), stock left (OUT_OF_STOCK), tier reached (NOT_ELIGIBLE), balance covers the cost (INSUFFICIENT_XP). Then spends the XP, takes the stock and records the redemption atomically. Off-chain rewards complete at once. A reward with an onchain asset (or XP mirrored onto an XP token) is `initialized`: the XP is reserved at once, the reward is minted to the customer's custodial wallet, then the XP burned; the redemption becomes `pending`, then `completed`, or `failed` with the XP and stock given back. A reward metadata amount that is not a whole number is 409. An inactive or failed asset is 409 REWARD_NOT_ACTIVE.',
+    'Checks, in order, each a 409 with its own code: customer active or reinstated (CUSTOMER_NOT_ACTIVE), reward active (REWARD_NOT_ACTIVE), stock left (OUT_OF_STOCK), tier reached (NOT_ELIGIBLE), balance covers the cost (INSUFFICIENT_XP). Then spends the XP, takes the stock and records the redemption atomically. Off-chain rewards complete at once. A reward with an onchain asset (or XP mirrored onto an XP token) is `initialized`: the XP is reserved at once, the reward is minted to the customer custodial wallet, then the XP burned; the redemption becomes `pending`, then `completed`, or `failed` with the XP and stock given back. A reward metadata amount that is not a whole number is 409. An inactive or failed asset is 409 REWARD_NOT_ACTIVE.',
   security: gatewaySecurity,
   request: { headers: idempotencyHeaders, body: jsonBody(createRedemptionBodySchema) },
   responses: {
