@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
 import type { Bindings } from '../../src/env';
 import { balanceOf, fundedRelayer } from '../support/chain';
-import { relayerEnv, settleAll } from '../support/settlement';
-import { deployedAsset, earn, expectReceipt, getCustomer, linkedTransactions, newCustomer, newWorld, operationsOf } from './fixtures';
+import { deliver, relayerEnv, settleAll } from '../support/settlement';
+import { createAsset, deployedAsset, earn, getAsset, expectReceipt, getCustomer, linkedTransactions, newCustomer, newWorld, operationsOf } from './fixtures';
 
 let relayer: { privateKey: Hex; address: Address };
 let runEnv: Bindings;
@@ -57,5 +57,23 @@ describe('earn settles onto the XP token', () => {
     const nonces = await Promise.all([first, second].map(async (tx) => (await linkedTransactions(world, tx.id)).links[0]?.tx_nonce));
     expect(new Set(nonces).size).toBe(2);
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('100');
+  });
+
+  it('an earn while the XP token is still deploying waits for the deploy, then settles', async () => {
+    const world = await newWorld();
+    const created = await createAsset(world, { type: 'erc20', key: 'xp', decimals: 0, name: 'XP', symbol: 'XP' });
+    expect(created.status).toBe('deploying');
+    const customer = await newCustomer(world);
+    const earned = await earn(world, customer.id, 5);
+    expect(earned.status).toBe('initialized');
+    const [mint] = await operationsOf(earned.id);
+    const early = await deliver(runEnv, [mint?.id ?? '']);
+    expect(early.retryMessages).toHaveLength(1);
+    expect((await operationsOf(earned.id))[0]?.nonce).toBeNull();
+
+    await settleAll(runEnv, world.tenant.id);
+    const asset = await getAsset(world, created.id ?? '');
+    expect(await balanceOf(31337, 'erc20', asset.asset_address as Address, customer.wallet)).toBe(5n);
+    expect((await linkedTransactions(world, earned.id)).transaction.status).toBe('completed');
   });
 });

@@ -82,4 +82,32 @@ describe('a stuck transaction', () => {
       await anvilRpc(CHAIN, 'evm_setAutomine', [true]);
     }
   });
+
+  it('dropped from the pool: the same signed bytes are broadcast again and settle', async () => {
+    const world = await newWorld('dropped');
+    const { address: xpAddress } = await registeredAsset(world, 'erc20', { owner: relayer.address, deployerKey: relayer.privateKey, key: 'xp', chainId: CHAIN });
+    const customer = await newCustomer(world);
+    try {
+      await anvilRpc(CHAIN, 'evm_setAutomine', [false]);
+      const earned = await earn(world, customer.id, 15);
+      const [op] = await operationsOf(earned.id);
+      if (!op) throw new Error('no mint operation');
+      await deliver(runEnv, [op.id]);
+      const [sent] = await attemptsOf(op.id);
+      await anvilRpc(CHAIN, 'anvil_dropTransaction', [sent?.txHash]);
+
+      await runCron(runEnv);
+      const attempts = await attemptsOf(op.id);
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]?.txHash).toBe(sent?.txHash);
+      await anvilRpc(CHAIN, 'evm_mine', []);
+      await runCron(runEnv);
+
+      expect((await attemptsOf(op.id))[0]?.txnStatus).toBe('succeeded');
+      expect(await balanceOf(CHAIN, 'erc20', xpAddress, customer.wallet)).toBe(15n);
+      expect((await linkedTransactions(world, earned.id)).transaction.status).toBe('completed');
+    } finally {
+      await anvilRpc(CHAIN, 'evm_setAutomine', [true]);
+    }
+  });
 });
