@@ -1,7 +1,6 @@
 /**
  * Spawns and talks to a local anvil (the binary inside `@foundry-rs/anvil-linux-amd64`). Used by
- * `npm run dev` (scripts/lib/local-chain.ts); the options are a superset of test/support/anvil.ts,
- * so the test set-up can use this one too. A plain spawn: `prool` needs Node 22 and `@viem/anvil`
+ * `npm run dev` (scripts/lib/local-chain.ts) and the vitest global setup (test/support/global-setup.ts). A plain spawn: `prool` needs Node 22 and `@viem/anvil`
  * is unmaintained.
  */
 import { spawn } from 'node:child_process';
@@ -107,6 +106,10 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  // Safety net if the parent dies without stopping it (a crashed test run): never leave a node behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
   const running = () => child.exitCode === null && child.signalCode === null;
   const rpcUrl = `http://${host}:${port}`;
   const stop = async () => {

@@ -7,7 +7,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { compileContracts } from '../../scripts/lib/compile-contracts';
-import { startAnvil } from './anvil';
+import { startAnvil } from '../../scripts/lib/anvil';
 
 declare module 'vitest' {
   export interface ProvidedContext {
