@@ -15,7 +15,6 @@ import {
   redemptionGuardStatement,
   redemptionReadQueries,
   stockChangeStatement,
-  type RedemptionReadRows,
   type RedemptionWithDetails,
 } from '../data/redemptions';
 import { rewardDelivery } from '../domain/settlement';
@@ -81,7 +80,7 @@ export async function redeemReward(db: Database, ctx: OnchainContext, tenantId: 
   const now = isoNow();
   const ids = { tenantId, redemptionId, userId: input.user_id, rewardId: reward.id };
   try {
-    const [, , , , , ...read] = await db.batch([
+    const [, , , , , , rows, rewardRows, assetRows, customerRows, tenantRows] = await db.batch([
       redemptionGuardStatement(db, ids),
       stockChangeStatement(db, tenantId, reward.id, -1),
       ...ledgerEntryStatements(db, {
@@ -99,10 +98,11 @@ export async function redeemReward(db: Database, ctx: OnchainContext, tenantId: 
         createdAt: now,
         updatedAt: now,
       }),
-      ...(asset && deliveryId ? [deliveryOperation(db, { tenantId, redemptionId, transactionId, operationId: deliveryId }, asset, reward, wallet?.address)] : []),
       ...redemptionReadQueries(db, tenantId, eq(redemptions.id, redemptionId)),
+      // Last, so the statements before it keep their positions whether or not there is a delivery.
+      ...(asset && deliveryId ? [deliveryOperation(db, { tenantId, redemptionId, transactionId, operationId: deliveryId }, asset, reward, wallet?.address)] : []),
     ]);
-    const found = assembleRedemptions(read.slice(-5) as unknown as RedemptionReadRows)[0];
+    const found = assembleRedemptions([rows, rewardRows, assetRows, customerRows, tenantRows])[0];
     if (found?.redemption.status === 'initialized') await enqueueOperations(ctx, [deliveryId ?? mirrorOperationId]);
     return view(found);
   } catch (error) {
