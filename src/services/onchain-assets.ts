@@ -21,6 +21,7 @@ import { isoNow } from '../lib/time';
 import type { OnchainAssetView } from '../schemas/internal-transaction';
 import type { CreateOnchainAssetInput, OnchainAssetListQuery, UpdateOnchainAssetInput } from '../schemas/onchain-asset';
 import { toOnchainAssetView } from '../views/internal-transaction';
+import { enqueueOperations } from './settlement';
 
 export const onchainAssetNotFound = () => ApiError.notFound('Onchain asset');
 
@@ -144,7 +145,8 @@ export async function createOnchainAsset(db: Database, tenantId: string, input: 
     createdAt: now,
     updatedAt: now,
   }).catch(rethrowDuplicate(input));
-  await ctx.enqueue([operationId]);
+  // A failed send is logged, not thrown: the asset is written, and the receipts cron re-enqueues the operation.
+  await enqueueOperations(ctx, [operationId]);
   return toOnchainAssetView(asset);
 }
 

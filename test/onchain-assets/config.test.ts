@@ -120,4 +120,13 @@ describe('deploy hands the operation to the settlement queue', () => {
     expect(operations.map((op) => op.id)).toEqual(enqueued);
     expect(operations[0]).toMatchObject({ kind: 'deploy', status: 'queued', chainId: 31337 });
   });
+
+  it('answers the created asset even when the queue send fails (the cron re-enqueues the queued operation)', async () => {
+    const tenant = await createTenant();
+    const ctx: OnchainContext = { ...onchainContext(env), enqueue: () => Promise.reject(new Error('queue down')) };
+    const asset = await createOnchainAsset(db(), tenant.id, { ...deployBody, key: 'offline' }, ctx);
+    expect(asset.status).toBe('deploying');
+    const [operation] = await db().select().from(onchainOperations).where(and(eq(onchainOperations.tenantId, tenant.id), eq(onchainOperations.onchainAssetId, asset.id!)));
+    expect(operation).toMatchObject({ kind: 'deploy', status: 'queued' });
+  });
 });
