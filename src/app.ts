@@ -1,5 +1,4 @@
 import { swaggerUI } from '@hono/swagger-ui';
-import type { AppEnv } from './env';
 import { createRouter } from './lib/openapi';
 import { limitBody } from './middleware/body-limit';
 import { onError, onNotFound } from './middleware/errors';

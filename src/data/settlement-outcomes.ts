@@ -1,10 +1,13 @@
 import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
-import { blockchainTransactions, customers, internalTransactions, onchainAssets, onchainOperations, redemptions, rewards } from '../db/schema';
+import { blockchainTransactions, customers, internalTransactions, onchainAssets, onchainOperations, redemptions, rewards, type OnchainOperation } from '../db/schema';
 import { isoNow } from '../lib/time';
 
 const unsettled = ['initialized', 'pending'] as const;
+
+/** What an outcome needs to know of its operation. */
+type OperationRef = Pick<OnchainOperation, 'id' | 'tenantId' | 'kind' | 'onchainAssetId' | 'internalTransactionId'>;
 
 /** Runs statement lists built below as one D1 batch (one transaction). */
 export async function runBatch(db: Database, statements: BatchItem<'sqlite'>[]): Promise<void> {
@@ -51,7 +54,7 @@ function attemptStatements(db: Database, operationId: string, receipt: ReceiptFi
  * waiting for it are queued, and a deploy activates its asset. Every statement is conditional on
  * the state it moves from, so applying an outcome twice changes nothing.
  */
-export function succeededStatements(db: Database, operation: { id: string; tenantId: string; kind: string; onchainAssetId: string; internalTransactionId: string | null }, receipt: ReceiptFields | undefined): BatchItem<'sqlite'>[] {
+export function succeededStatements(db: Database, operation: OperationRef, receipt: ReceiptFields | undefined): BatchItem<'sqlite'>[] {
   const now = isoNow();
   const txId = operation.internalTransactionId ?? '';
   const openSiblings = db.select({ one: sql`1` }).from(onchainOperations)
@@ -86,7 +89,7 @@ export function succeededStatements(db: Database, operation: { id: string; tenan
  * and its redemption fail (the redemption's unit of stock comes back), operations waiting for it are
  * canceled, and a deploy leaves its asset `failed`. Conditional like `succeededStatements`.
  */
-export function failedStatements(db: Database, operation: { id: string; tenantId: string; kind: string; onchainAssetId: string; internalTransactionId: string | null }, receipt: ReceiptFields | undefined, reason: string): BatchItem<'sqlite'>[] {
+export function failedStatements(db: Database, operation: OperationRef, receipt: ReceiptFields | undefined, reason: string): BatchItem<'sqlite'>[] {
   const now = isoNow();
   const txId = operation.internalTransactionId ?? '';
   const failing = and(eq(internalTransactions.id, txId), eq(internalTransactions.tenantId, operation.tenantId), inArray(internalTransactions.status, [...unsettled]));

@@ -121,7 +121,7 @@ export async function recordAttempt(db: Database, operation: OnchainOperation, s
 }
 
 /** Moves an attempt forward (submitted, pending); never back from a final status. */
-export async function markAttempt(db: Database, attempt: BlockchainTransaction, status: BlockchainTransactionStatus): Promise<void> {
+export async function markAttempt(db: Database, attempt: Pick<BlockchainTransaction, 'id'>, status: BlockchainTransactionStatus): Promise<void> {
   await db.update(blockchainTransactions).set({ txnStatus: status, updatedAt: isoNow() })
     .where(and(eq(blockchainTransactions.id, attempt.id), inArray(blockchainTransactions.txnStatus, ['initialized', 'submitted', 'pending'])));
 }

@@ -76,9 +76,7 @@ async function replace(db: Database, ctx: OnchainContext, loaded: LoadedOperatio
   const attempt = (stuck.attempt ?? loaded.attempts.length) + 1;
   const signed = { id: newId('btx'), attempt, hash: keccak256(raw), raw, from: relayer.address, to: to ?? null, data, nonce: stuck.txNonce, gas, ...fees };
   if (!(await recordAttempt(db, operation, signed, stuck.id))) return 'waiting';
-  const fresh = await loadOperation(db, operation.id);
-  const recorded = fresh?.attempts.find((row) => row.attempt === attempt);
-  if (fresh && recorded) await broadcast(db, ctx, fresh, recorded);
+  await broadcast(db, ctx, operation, { id: signed.id, attempt, rawTransaction: raw });
   logEvent('info', 'stuck transaction replaced', { operation: operation.id, nonce: stuck.txNonce, attempt });
   return 'replaced';
 }
@@ -105,7 +103,7 @@ async function followUnmined(db: Database, ctx: OnchainContext, loaded: LoadedOp
     await runBatch(db, failedStatements(db, operation, undefined, `given up: nonce ${operation.nonce} consumed by an unrecorded transaction`));
     return 'failed';
   }
-  await broadcast(db, ctx, loaded, latest);
+  await broadcast(db, ctx, operation, latest);
   return 'rebroadcast';
 }
 

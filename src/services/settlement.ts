@@ -4,7 +4,7 @@ import { OperationRejected, operationCall } from '../chain/calls';
 import type { OnchainContext } from '../chain/context';
 import { RelayerConfigError } from '../chain/relayer';
 import type { Database } from '../db/client';
-import type { BlockchainTransaction } from '../db/schema';
+import type { BlockchainTransaction, OnchainOperation } from '../db/schema';
 import { broadcastStatements, failedStatements, runBatch } from '../data/settlement-outcomes';
 import { assignNonce, loadOperation, markAttempt, recordAttempt, recordOperationError, type LoadedOperation } from '../data/settlement';
 import { MAX_OPERATION_ERRORS, retryDelaySeconds } from '../domain/settlement';
@@ -31,9 +31,11 @@ export async function enqueueOperations(ctx: OnchainContext, operationIds: reado
   }
 }
 
+/** A recorded attempt, as much of it as sending needs. */
+export type StoredAttempt = Pick<BlockchainTransaction, 'id' | 'attempt' | 'rawTransaction'>;
+
 /** Broadcasts stored bytes; "already known" or "nonce too low" mean the chain has them: the receipts job decides. */
-export async function broadcast(db: Database, ctx: OnchainContext, loaded: LoadedOperation, attempt: BlockchainTransaction): Promise<void> {
-  const { operation } = loaded;
+export async function broadcast(db: Database, ctx: OnchainContext, operation: OnchainOperation, attempt: StoredAttempt): Promise<void> {
   try {
     await ctx.client(operation.chainId).sendRawTransaction({ serializedTransaction: attempt.rawTransaction as Hex });
   } catch (error) {
@@ -67,14 +69,15 @@ async function signAndSend(db: Database, ctx: OnchainContext, loaded: LoadedOper
   const fees = await client.estimateFeesPerGas();
   const tx = { type: 'eip1559', chainId: operation.chainId, nonce, to: call.to, data: call.data, gas, value: 0n, ...fees } as const;
   const raw = await relayer.signTransaction(tx);
-  const recorded = await recordAttempt(db, operation, {
-    id: newId('btx'), attempt: 1, hash: keccak256(raw), raw, from: relayer.address, to: call.to ?? null, data: call.data, nonce, gas, ...fees,
-  });
+  const id = newId('btx');
+  if (await recordAttempt(db, operation, { id, attempt: 1, hash: keccak256(raw), raw, from: relayer.address, to: call.to ?? null, data: call.data, nonce, gas, ...fees })) {
+    await broadcast(db, ctx, operation, { id, attempt: 1, rawTransaction: raw });
+    return;
+  }
   // Another consumer recorded the first attempt before us: send theirs, never a second signature.
-  const fresh = await loadOperation(db, operation.id);
-  const first = fresh?.attempts[0];
-  if (fresh && first) await broadcast(db, ctx, fresh, first);
-  else if (recorded) throw new Error(`operation ${operation.id} lost its recorded attempt`);
+  const first = (await loadOperation(db, operation.id))?.attempts[0];
+  if (!first) throw new Error(`operation ${operation.id} lost its recorded attempt`);
+  await broadcast(db, ctx, operation, first);
 }
 
 /** Everything but an operation the chain can never carry out (configuration and RPC can be fixed) is worth retrying. */
@@ -114,7 +117,7 @@ export async function settleOperation(db: Database, ctx: OnchainContext, operati
   try {
     const latest = attempts.at(-1);
     if (latest) {
-      await broadcast(db, ctx, loaded, latest);
+      await broadcast(db, ctx, operation, latest);
       return DONE;
     }
     if (operation.kind !== 'deploy' && asset.status === 'deploying') return { done: false, retryAfterSeconds: ASSET_NOT_READY_SECONDS };
