@@ -8,6 +8,7 @@
 import type { TestProject } from 'vitest/node';
 import { compileContracts } from '../../scripts/lib/compile-contracts';
 import { startAnvil } from '../../scripts/lib/anvil';
+import { assertOneRuntime } from '../../scripts/lib/runtime-alignment';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +18,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  assertOneRuntime();
   await compileContracts();
   const main = await startAnvil({ chainId: 31337 });
   const manual = await startAnvil({ chainId: 31338 }).catch(async (error: unknown) => {

@@ -71,8 +71,25 @@ export const idempotencyRecords = sqliteTable(
   ],
 );
 
+/**
+ * Each signature of a gateway write is accepted once (with its own idempotency key, whose replay
+ * stays allowed). Kept while the signature's timestamp is inside the tolerance window.
+ */
+export const gatewaySignatureUses = sqliteTable(
+  'gateway_signature_uses',
+  {
+    tenantId: tenantId(),
+    signature: text('signature').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: timestamps.createdAt,
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.signature] }), index('gateway_signature_uses_expires').on(t.expiresAt)],
+);
+
 export type AttributeDefinition = typeof attributeDefinitions.$inferSelect;
 export type AttributeType = (typeof attributeTypes)[number];
 export type CustomerAttributeValue = typeof customerAttributeValues.$inferSelect;
 export type Cohort = typeof cohorts.$inferSelect;
 export type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;
+export type GatewaySignatureUse = typeof gatewaySignatureUses.$inferSelect;

@@ -1,4 +1,4 @@
-import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { id, tenantId, timestamps } from './columns';
 
 export const tenants = sqliteTable('tenants', {
@@ -13,6 +13,8 @@ export const accounts = sqliteTable('accounts', {
   id: id(),
   sub: text('sub').notNull().unique(),
   email: text('email').notNull(),
+  /** The identity provider's `email_verified` at the last sign-in: only a verified email may claim an invitation. */
+  emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
   username: text('username').notNull(),
   ...timestamps,
 });
