@@ -14,6 +14,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compileContracts } from './lib/compile-contracts';
+import { explainDevConfiguration } from './lib/dev-config';
 import { startCronTicker, type CronTicker } from './lib/cron-ticker';
 import { ensureDevSetup, readDemoState, ROOT, type DemoState } from './lib/dev-files';
 import { printSummary } from './lib/dev-summary';
@@ -180,6 +181,11 @@ async function main(): Promise<void> {
   const { key, vars, created, notes } = await ensureDevSetup();
   if (created.length > 0) log(`created ${created.join(', ')} (local development only, git-ignored)`);
   for (const note of notes) log(note);
+  const problems = explainDevConfiguration(vars);
+  if (problems.length > 0) {
+    for (const problem of problems) log(problem);
+    return fail('the configuration above would make the Worker answer 503 SERVICE_MISCONFIGURED');
+  }
 
   if (await portInUse(PORT)) return fail(`port ${PORT} is already in use (another \`npm run dev\`?). Stop it or use \`npm run dev -- --port 8788\`.`);
 

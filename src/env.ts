@@ -1,3 +1,4 @@
+import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Account, Role, Tenant } from './db/schema';
 
@@ -31,6 +32,8 @@ export type SettlementMessage = { operationId: string };
 type BaseVariables = {
   db: Database;
   requestId: string;
+  /** The validated environment (src/config.ts); every route has it but `GET /info`, which answers without. */
+  config: Config;
 };
 
 export type AppEnv = { Bindings: Bindings; Variables: BaseVariables };
@@ -46,7 +49,14 @@ export type PortalEnv = {
 };
 
 /** The verified API key and the tenant it belongs to. */
-export type GatewayAuth = { tenantId: string; apiKeyId: string; keyId: string };
+export type GatewayAuth = {
+  tenantId: string;
+  apiKeyId: string;
+  keyId: string;
+  /** The request's verified signature (single-use on writes) and when the timestamp check stops accepting it. */
+  signature: string;
+  signatureExpiresAt: string;
+};
 /** Gateway routes: the tenant comes from the verified API key. */
 export type GatewayEnv = {
   Bindings: Bindings;

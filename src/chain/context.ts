@@ -1,6 +1,7 @@
 import type { Bindings } from '../env';
 import { parseChains, publicClientFor, ChainUnavailableError, type ChainDirectory } from './chains';
 import { relayerAccount } from './relayer';
+import { settlementSettings } from './settings';
 
 /**
  * What onchain services need from the environment, built once per request, queue batch or cron
@@ -17,11 +18,6 @@ export type OnchainContext = {
   enqueue(operationIds: readonly string[]): Promise<void>;
 };
 
-function positiveInt(raw: string | undefined, fallback: number): number {
-  const value = Number(raw);
-  return raw !== undefined && Number.isInteger(value) && value >= 0 ? value : fallback;
-}
-
 export function onchainContext(env: Bindings): OnchainContext {
   const chains = () => parseChains(env.CHAINS);
   return {
@@ -32,8 +28,7 @@ export function onchainContext(env: Bindings): OnchainContext {
       return publicClientFor(chainId, url);
     },
     relayer: () => relayerAccount(env.RELAYER_PRIVATE_KEY),
-    confirmations: Math.max(1, positiveInt(env.CONFIRMATIONS, 1)),
-    stuckAfterSeconds: positiveInt(env.SETTLEMENT_STUCK_SECONDS, 120),
+    ...settlementSettings(env),
     async enqueue(operationIds) {
       if (operationIds.length === 0) return;
       await env.SETTLEMENT_QUEUE.sendBatch(operationIds.map((operationId) => ({ body: { operationId } })));

@@ -68,11 +68,10 @@ export async function upsertCustomer(
   db: Database,
   tenantId: string,
   input: UpsertCustomerInput,
-  walletMnemonic: string | undefined,
+  walletMnemonic: string,
 ): Promise<{ customer: CustomerView; created: boolean }> {
   const [[existing], ladder] = await db.batch([customerByExternalIdQuery(db, tenantId, input.external_id), tierLadderQuery(db, tenantId)]);
   if (existing) return updateExisting(db, tenantId, input, ladder, existing);
-  if (!walletMnemonic) throw new Error('WALLET_MNEMONIC is not configured: custodial wallets cannot be derived');
 
   const derivationIndex = await nextSequenceValue(db, CUSTODIAL_WALLET_SEQUENCE);
   const { address } = await custodialAccount(walletMnemonic, derivationIndex);

@@ -1,11 +1,13 @@
 import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { tenants } from '../../src/db/schema';
 import { currentAccountSchema } from '../../src/schemas/account';
 import { tenantSchema } from '../../src/schemas/tenant';
 import { pageSchema } from '../../src/lib/paging';
 import { memberSchema } from '../../src/schemas/member';
 import { call, expectError, expectOk } from '../support/http';
-import { createPerson, createTenant, portalCall } from '../support/world';
+import { createPerson, createTenant, db, portalCall } from '../support/world';
 
 let counter = 0;
 /** A slug no other test (or earlier run in this file's storage) has taken. */
@@ -74,9 +76,11 @@ describe('POST /tenants', () => {
     try {
       expectError(await portalCall(person, 'POST', '/api/v1/tenants', { name: 'Acme', slug: freshSlug() }), 403, 'FORBIDDEN', /closed/);
       expectError(await portalCall(person, 'POST', '/api/v1/tenants', { bogus: true }), 403, 'FORBIDDEN');
-      // Only `open` opens sign-up: a mistyped setting fails closed.
+      // A mistyped setting fails closed too: the environment schema answers 503 naming it.
       env.TENANT_SIGNUP = 'Open ';
-      expectError(await portalCall(person, 'POST', '/api/v1/tenants', { name: 'Acme', slug: freshSlug() }), 403, 'FORBIDDEN');
+      const slug = freshSlug();
+      expectError(await portalCall(person, 'POST', '/api/v1/tenants', { name: 'Acme', slug }), 503, 'SERVICE_MISCONFIGURED', /^TENANT_SIGNUP /);
+      expect(await db().select().from(tenants).where(eq(tenants.slug, slug))).toEqual([]);
     } finally {
       env.TENANT_SIGNUP = previous;
     }

@@ -25,7 +25,7 @@ const route = createRoute({
 export function registerGatewayCustomersUpsert(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
     const { tenantId } = c.get('gatewayAuth');
-    const { customer, created } = await upsertCustomer(c.get('db'), tenantId, c.req.valid('json'), c.env.WALLET_MNEMONIC);
+    const { customer, created } = await upsertCustomer(c.get('db'), tenantId, c.req.valid('json'), c.get('config').WALLET_MNEMONIC);
     return created ? c.json({ success: true as const, data: customer }, 201) : c.json({ success: true as const, data: customer }, 200);
   });
 }

@@ -27,7 +27,7 @@ export function registerApiKeysCreate(app: OpenAPIHono<PortalEnv>) {
     const { account, tenant, role } = c.get('portalAuth');
     assertCan(role, 'manage_api_keys');
     const body = c.req.valid('json');
-    const { record, secret } = await createApiKey(c.get('db'), c.env.KV, c.env.API_KEY_ENCRYPTION_KEY, tenant.id, {
+    const { record, secret } = await createApiKey(c.get('db'), c.env.KV, c.get('config').API_KEY_ENCRYPTION_KEY, tenant.id, {
       name: body.name,
       label: body.label,
       expiresAt: body.expires_at,

@@ -1,0 +1,116 @@
+import { english } from 'viem/accounts';
+import { z } from 'zod';
+import { ChainConfigError, parseChains } from './chain/chains';
+import { RelayerConfigError, relayerAccount } from './chain/relayer';
+import { settlementFields } from './chain/settings';
+import type { Bindings } from './env';
+import { envText as text, envWholeNumber } from './lib/env-fields';
+
+/** The whole environment of the Worker, validated by one schema (CONTRACT: Configuration errors). */
+
+const BIP39_WORD_COUNTS = new Set([12, 15, 18, 21, 24]);
+const BIP39_WORDS = new Set(english);
+
+const required = (name: string) => text.refine((value) => value !== undefined, `${name} is not set`).transform((value) => value ?? '');
+
+const binding = (name: string, kind: string) =>
+  z.custom<object>((value) => typeof value === 'object' && value !== null, `${name} is not bound (${kind} binding in wrangler.toml)`);
+
+function isJwks(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { keys?: unknown }).keys);
+  } catch {
+    return false;
+  }
+}
+
+function isAes256Key(value: string): boolean {
+  try {
+    return /^[A-Za-z0-9+/]+={0,2}$/.test(value) && atob(value).length === 32;
+  } catch {
+    return false;
+  }
+}
+
+function isMnemonic(value: string): boolean {
+  const words = value.normalize('NFKD').split(/\s+/);
+  return BIP39_WORD_COUNTS.has(words.length) && words.every((word) => BIP39_WORDS.has(word));
+}
+
+/** Runs one of the chain module's own parsers, so the schema and settlement agree on what is valid. */
+function chainParser<T>(parse: (value: string) => T) {
+  return (value: string | undefined, ctx: z.RefinementCtx) => {
+    if (value === undefined) return;
+    try {
+      parse(value);
+    } catch (error) {
+      if (!(error instanceof ChainConfigError || error instanceof RelayerConfigError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+    }
+  };
+}
+
+const fields = {
+    DB: binding('DB', 'D1'),
+    KV: binding('KV', 'KV namespace'),
+    SETTLEMENT_QUEUE: binding('SETTLEMENT_QUEUE', 'queue producer'),
+    ENVIRONMENT: text,
+    AUTH_ISSUER: required('AUTH_ISSUER'),
+    AUTH_AUDIENCE: required('AUTH_AUDIENCE'),
+    AUTH_JWKS_URL: text.refine((value) => value === undefined || /^https?:\/\/\S+$/.test(value), 'AUTH_JWKS_URL is not an http(s) URL'),
+    AUTH_JWKS: text.refine((value) => value === undefined || isJwks(value), 'AUTH_JWKS is not a JWKS (JSON with a "keys" array)'),
+    API_KEY_ENCRYPTION_KEY: required('API_KEY_ENCRYPTION_KEY').refine(
+      (value) => value === '' || isAes256Key(value),
+      'API_KEY_ENCRYPTION_KEY is malformed: expected 32 random bytes in base64',
+    ),
+    WALLET_MNEMONIC: required('WALLET_MNEMONIC').refine(
+      (value) => value === '' || isMnemonic(value),
+      'WALLET_MNEMONIC is malformed: expected a BIP-39 English mnemonic of 12 to 24 words',
+    ),
+    SIGNATURE_TOLERANCE_SECONDS: envWholeNumber('SIGNATURE_TOLERANCE_SECONDS', { min: 0, max: 3600, fallback: 300 }),
+    TENANT_SIGNUP: text
+      .refine((value) => value === undefined || value === 'open' || value === 'closed', 'TENANT_SIGNUP must be "open" or "closed"')
+      .transform((value) => (value === 'closed' ? 'closed' : 'open')),
+    CHAINS: text.superRefine(chainParser(parseChains)),
+    RELAYER_PRIVATE_KEY: text.superRefine(chainParser(relayerAccount)),
+    ...settlementFields,
+};
+
+export const environmentSchema = z
+  .object(fields)
+  .superRefine((env, ctx) => {
+    if (env.AUTH_JWKS_URL === undefined && env.AUTH_JWKS === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'AUTH_JWKS_URL or AUTH_JWKS is not set: portal tokens cannot be verified' });
+    }
+  });
+
+export type Config = z.output<typeof environmentSchema>;
+/** One variable at fault; `message` starts with the variable's name. */
+export type ConfigProblem = { variable: string; message: string };
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
+
+const VARIABLES = Object.keys(fields) as (keyof Bindings)[];
+const checked = new Map<string, ConfigResult>();
+
+/** What identifies one configuration: the vars' text and which bindings are present. */
+function fingerprintOf(env: Bindings): string {
+  return JSON.stringify(VARIABLES.map((name) => (typeof env[name] === 'object' ? env[name] !== null : (env[name] ?? null))));
+}
+
+/**
+ * The environment checked by the schema, once per isolate and configuration (an isolate keeps one
+ * environment; tests hand the Worker several). A broken configuration is logged once, by name.
+ */
+export function configOf(env: Bindings): ConfigResult {
+  const key = fingerprintOf(env);
+  const known = checked.get(key);
+  if (known) return known;
+  const parsed = environmentSchema.safeParse(env);
+  const result: ConfigResult = parsed.success
+    ? { ok: true, config: parsed.data }
+    : { ok: false, problems: parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? ''), message: issue.message })) };
+  if (!result.ok) console.error(JSON.stringify({ level: 'error', message: 'service misconfigured', problems: result.problems }));
+  checked.set(key, result);
+  return result;
+}
