@@ -32,6 +32,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['./test/support/global-setup.ts'],
+    // test/fuzz reads these (seed, runs per operation, survey mode); see docs/DECISIONS.md "Fuzzing".
+    provide: { fuzz: { seed: process.env.FUZZ_SEED, runs: process.env.FUZZ_RUNS, survey: process.env.FUZZ_SURVEY } },
     setupFiles: ['./test/support/apply-migrations.ts'],
     testTimeout: 30_000,
     // Pre-bundles viem (about halves its load time per test file). Never add viem/chains here:

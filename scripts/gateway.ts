@@ -26,7 +26,9 @@ const demo = readDemoState();
 if (!process.env.LOYALTY_URL && demo?.baseUrl) process.env.LOYALTY_URL = demo.baseUrl;
 
 const usage = `Usage: npm run gateway -- METHOD PATH [--body JSON] [--idempotency-key KEY] [--key-id ID --secret SECRET]
-  PATH from /api/v1 (the prefix may be left out). Writes get a random X-Idempotency-Key unless given.
+  PATH from /api/v1 (the prefix may be left out), quoted for the shell; it is signed in its canonical
+  (WHATWG-serialized) form, e.g. ?tier_name=a'b as ?tier_name=a%27b. Writes get a random X-Idempotency-Key
+  unless given.
   The key defaults to the demo tenant's key in .dev/demo.json. Server: ${baseUrl()} (LOYALTY_URL).`;
 
 const [method, path] = positionals;

@@ -1,8 +1,11 @@
 import { swaggerUI } from '@hono/swagger-ui';
 import { createRouter } from './lib/openapi';
+import { withImpliedStatuses } from './lib/openapi-document';
 import { limitBody } from './middleware/body-limit';
+import { requireConfig } from './middleware/config';
 import { onError, onNotFound } from './middleware/errors';
 import { initRequest } from './middleware/init';
+import { rejectUnsupportedMethods } from './middleware/methods';
 import { authenticateAccount } from './middleware/portal-auth';
 import { gatewayApp } from './routes/gateway';
 import { registerPlatform } from './routes/platform';
@@ -13,8 +16,9 @@ export const API_PREFIX = '/api/v1';
 
 /** The root app only mounts surfaces; each surface applies its own authentication. */
 export function createApp() {
+  const app = createRouter();
   const api = createRouter();
-  api.use('*', initRequest, limitBody);
+  api.use('*', initRequest, rejectUnsupportedMethods(() => app.routes), requireConfig, limitBody);
 
   api.use('/user/*', authenticateAccount);
   api.use('/tenants', authenticateAccount);
@@ -36,14 +40,14 @@ export function createApp() {
   ] as const) {
     api.openAPIRegistry.registerComponent('securitySchemes', name, { type: 'apiKey', in: 'header', name: header, description });
   }
-  api.doc31('/openapi.json', {
+  const documentConfig = {
     openapi: '3.1.0',
     info: { title: 'Loyalty Platform API', version: SERVICE_VERSION, description: 'Gateway (HMAC-signed, for tenant backends) and portal (bearer JWT, for the CMS) surfaces.' },
     servers: [{ url: API_PREFIX }],
-  });
+  };
+  api.get('/openapi.json', (c) => c.json(withImpliedStatuses(api.getOpenAPI31Document(documentConfig))));
   api.get('/docs', swaggerUI({ url: `${API_PREFIX}/openapi.json` }));
 
-  const app = createRouter();
   app.route(API_PREFIX, api);
   app.onError(onError);
   app.notFound(onNotFound);

@@ -31,6 +31,8 @@ export async function mintPortalToken(key: DevSigningKey, identity: DevIdentity,
     aud: requireVar(vars, 'AUTH_AUDIENCE'),
     sub: devSubject(email),
     email,
+    // The dev provider vouches for every address: only a verified email may take an invitation.
+    email_verified: true,
     preferred_username: identity.username ?? email.split('@')[0] ?? email,
     iat: nowSeconds,
     exp: nowSeconds + TOKEN_TTL_SECONDS,

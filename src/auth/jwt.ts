@@ -12,8 +12,11 @@ export type PortalTokenConfig = { issuer: string; audience: string; jwks: JwksSo
 export type PortalClaims = {
   sub: string;
   email?: string;
-  /** False only when the identity provider says the email is not verified. */
-  email_verified?: boolean;
+  /**
+   * True only when the identity provider vouches for `email`: the claim `true`, or the string
+   * `"true"` (AWS Cognito sends its attributes as strings). Absent or anything else: not verified.
+   */
+  email_verified: boolean;
   preferred_username?: string;
   name?: string;
 };
@@ -68,7 +71,7 @@ export async function verifyPortalToken(token: string, config: PortalTokenConfig
   return {
     sub: payload.sub,
     email: typeof payload.email === 'string' ? payload.email : undefined,
-    email_verified: typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
+    email_verified: payload.email_verified === true || payload.email_verified === 'true',
     preferred_username: typeof payload.preferred_username === 'string' ? payload.preferred_username : undefined,
     name: typeof payload.name === 'string' ? payload.name : undefined,
   };

@@ -49,6 +49,37 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
 /** The signed url starts at the version prefix (spec: Versioning). */
 export const SIGNED_URL_PREFIX = '/api/v1';
 
+/** Any special scheme serializes path and query alike; this host is never contacted. */
+const PATH_ONLY_BASE = 'https://canonical.invalid';
+
+/**
+ * The url part of the signing string: path and query of the URL's WHATWG URL Standard
+ * serialization (`new URL(url).href`). The Worker never sees the request target as sent, only the
+ * runtime's parse of it, so that is the one form both sides can compute: dot segments resolved,
+ * space, `"`, `<`, `>` (and `` ` ``, `{`, `}`, `^` in the path, `'` in the query) and non-ASCII
+ * percent-encoded, existing `%xx` kept as written, the fragment (never sent) dropped. Takes a path
+ * (`/api/v1/...`) or an absolute URL; host and port are not signed. Idempotent.
+ * @example canonicalSignedUrl("/api/v1/gateway/./tiers?tier_name=a'b") // "/api/v1/gateway/tiers?tier_name=a%27b"
+ */
+export function canonicalSignedUrl(url: string): string {
+  // Concatenated rather than resolved against a base, so `//x` stays a path as in a request line.
+  const parsed = new URL(url.startsWith('/') ? `${PATH_ONLY_BASE}${url}` : url);
+  parsed.hash = '';
+  // `href` rather than pathname + search: it keeps a bare trailing `?`, as the runtime does.
+  const { href } = parsed;
+  return href.slice(href.indexOf('/', parsed.protocol.length + 2));
+}
+
+/** The url as a client may have written it before the parser percent-encoded it, if it differs. */
+function unencodedUrl(url: string): string | undefined {
+  try {
+    const decoded = decodeURI(url);
+    return decoded === url ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
 export type SigningParts = { timestamp: string; method: string; url: string; body: string };
 
 function sortedQuery(url: string): string {
@@ -65,6 +96,7 @@ function mistakes(parts: SigningParts, rawBody: string): Array<[reason: string, 
   const query = url.indexOf('?');
   const withoutQuery = query < 0 ? undefined : url.slice(0, query);
   const withoutPrefix = url.startsWith(`${SIGNED_URL_PREFIX}/`) ? url.slice(SIGNED_URL_PREFIX.length) : undefined;
+  const unencoded = unencodedUrl(url);
   const urlDiffers = 'Signed url differs from the sent url';
   const candidates: Array<[string, SigningParts | undefined]> = [
     ['Signed body differs from the sent body (the signature covers an empty body)', parts.body === '' ? undefined : { ...parts, body: '' }],
@@ -81,6 +113,10 @@ function mistakes(parts: SigningParts, rawBody: string): Array<[reason: string, 
     [
       `${urlDiffers} (query parameters are signed in the order sent)`,
       withoutQuery === undefined || sortedQuery(url) === url ? undefined : { ...parts, url: sortedQuery(url) },
+    ],
+    [
+      `${urlDiffers} (sign the canonical url, as the server parses it: e.g. a space is sent as %20 and ' in the query as %27)`,
+      unencoded === undefined ? undefined : { ...parts, url: unencoded },
     ],
     ['Verb in the signing string is not uppercase', parts.method === parts.method.toLowerCase() ? undefined : { ...parts, method: parts.method.toLowerCase() }],
   ];
@@ -110,7 +146,7 @@ export type SignedRequestInput = {
   keyId: string;
   secret: string;
   method: string;
-  /** Path and query from `/api/v1`, exactly as it will be sent. */
+  /** Path and query from `/api/v1` (or the absolute URL), as it will be sent; signed in canonical form. */
   url: string;
   /** The exact JSON string that will be sent (writes), or undefined. */
   body?: string;
@@ -125,7 +161,7 @@ export type SignedRequestInput = {
 export async function signRequest(input: SignedRequestInput): Promise<Record<string, string>> {
   const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
   const method = input.method.toUpperCase();
-  const message = signingString({ timestamp, method, url: input.url, body: input.body ?? '' });
+  const message = signingString({ timestamp, method, url: canonicalSignedUrl(input.url), body: input.body ?? '' });
   return {
     'X-Tenant-Key': input.keyId,
     'X-Tenant-Timestamp': timestamp,

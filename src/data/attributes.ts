@@ -4,6 +4,7 @@ import { attributeDefinitions, cohorts, customerAttributeValues, type AttributeT
 import type { StoredValue } from '../domain/attributes';
 import { isoNow } from '../lib/time';
 import { offsetOf, type PageParams } from '../lib/paging';
+import { abortedByTrigger } from './db-errors';
 
 /** Definitions of the tenant, newest first (rowid breaks ties within one millisecond), with the total. */
 export function definitionPageQueries(db: Database, tenantId: string, params: PageParams) {
@@ -45,7 +46,11 @@ export function cohortsNamingKeyQuery(db: Database, tenantId: string, key: strin
   return db.select({ value: count() }).from(cohorts).where(and(eq(cohorts.tenantId, tenantId), names));
 }
 
-/** Deletes a definition and every value of it in one batch; false when it is not the tenant's. */
+/**
+ * Deletes a definition and every value of it in one batch; false when it is not the tenant's. The
+ * definition goes first: its trigger (migrations/0004) retires the cohort predicates naming it, so
+ * deleting the values then re-evaluates nothing.
+ */
 export async function deleteDefinition(db: Database, tenantId: string, id: string): Promise<boolean> {
   const [deleted] = await db.batch([
     db
@@ -66,6 +71,15 @@ export function customerValuesQuery(db: Database, tenantId: string, userId: stri
 }
 
 export type ValueWrite = { definitionId: string; stored: StoredValue | null };
+
+/**
+ * True when a value write was refused because its definition no longer exists (deleted after the
+ * writer read it): the `customer_attribute_values_need_definition` trigger of migrations/0004
+ * aborts the whole batch, so no value outlives its definition.
+ */
+export function isDefinitionMissing(error: unknown): boolean {
+  return abortedByTrigger(error, 'attribute_definition_missing');
+}
 
 /** Upserts (or, for `null`, deletes) the customer's values; to run in one batch. */
 export function valueWriteStatements(db: Database, tenantId: string, userId: string, writes: readonly ValueWrite[]) {

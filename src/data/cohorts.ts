@@ -1,47 +1,52 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { attributeDefinitions, cohorts, customers, type Cohort } from '../db/schema';
+import { cohortMemberships, cohorts, compiledCohorts, customers, type Cohort } from '../db/schema';
 import type { CohortRules } from '../domain/cohort-rules';
 import { offsetOf, type PageParams } from '../lib/paging';
 import { isoNow } from '../lib/time';
 
 const cohortWhere = (tenantId: string, id: string) => and(eq(cohorts.tenantId, tenantId), eq(cohorts.id, id));
 
-/** Newest first; rowid (insertion order) breaks ties within one millisecond. */
+/**
+ * A cohort with what the database maintains for it (migrations/0004): `memberCount` and `deadKeys`
+ * are null only for a cohort saved before migration 0003 and not compiled since.
+ */
+function cohortsWithCounts(db: Database) {
+  return db
+    .select({ ...getTableColumns(cohorts), memberCount: compiledCohorts.memberCount, deadKeys: compiledCohorts.deadKeys })
+    .from(cohorts)
+    .leftJoin(compiledCohorts, and(eq(compiledCohorts.tenantId, cohorts.tenantId), eq(compiledCohorts.cohortId, cohorts.id)));
+}
+
+export type CohortWithCounts = Awaited<ReturnType<typeof cohortByIdQuery>>[number];
+
+/** Newest first; rowid (insertion order) breaks ties within one millisecond. Reads one row per cohort listed. */
 export function cohortPageQueries(db: Database, tenantId: string, params: PageParams) {
   const where = eq(cohorts.tenantId, tenantId);
   return [
-    db.select().from(cohorts).where(where).orderBy(desc(cohorts.createdAt), desc(sql`rowid`)).limit(params.limit).offset(offsetOf(params)),
+    cohortsWithCounts(db).where(where).orderBy(desc(cohorts.createdAt), desc(sql`${cohorts}.rowid`)).limit(params.limit).offset(offsetOf(params)),
     db.select({ value: count() }).from(cohorts).where(where),
   ] as const;
 }
 
 export function cohortByIdQuery(db: Database, tenantId: string, id: string) {
-  return db.select().from(cohorts).where(cohortWhere(tenantId, id)).limit(1);
-}
-
-/**
- * The definitions of the keys that the tenant's cohorts (or one cohort) name, read from the stored
- * rules in SQL so that it can share a batch with the cohorts themselves.
- */
-export function definitionsNamedByCohortsQuery(db: Database, tenantId: string, cohortId?: string) {
-  const namedKeys = sql`select json_extract(p.value, '$.key') from ${cohorts}, json_each(${cohorts.rules}, '$.predicates') as p
-    where ${cohorts.tenantId} = ${tenantId} and json_extract(p.value, '$.type') = 'attribute'
-    ${cohortId === undefined ? sql`` : sql`and ${cohorts.id} = ${cohortId}`}`;
-  return db
-    .select({ id: attributeDefinitions.id, key: attributeDefinitions.key, type: attributeDefinitions.type })
-    .from(attributeDefinitions)
-    .where(and(eq(attributeDefinitions.tenantId, tenantId), sql`${attributeDefinitions.key} in (${namedKeys})`));
+  return cohortsWithCounts(db).where(cohortWhere(tenantId, id)).limit(1);
 }
 
 export type NewCohort = { id: string; tenantId: string; name: string; description: string; rules: CohortRules; createdBy: string };
 
-export function insertCohortQuery(db: Database, cohort: NewCohort) {
+/** Inserts unless the tenant already has `limit` cohorts (decided in the batch, so race-free): no row returned then. */
+export function insertCohortQuery(db: Database, cohort: NewCohort, limit: number) {
   const now = isoNow();
+  const tenantCohorts = db.select({ value: count() }).from(cohorts).where(eq(cohorts.tenantId, cohort.tenantId));
+  // Every column, in the table's order.
   return db
     .insert(cohorts)
-    .values({ ...cohort, createdAt: now, updatedAt: now })
-    .returning();
+    .select(
+      sql`select ${cohort.id}, ${cohort.tenantId}, ${cohort.name}, ${cohort.description}, ${JSON.stringify(cohort.rules)}, ${cohort.createdBy}, ${now}, ${now}
+        where (${tenantCohorts}) < ${limit}`,
+    )
+    .returning({ id: cohorts.id });
 }
 
 export type CohortChanges = Partial<Pick<Cohort, 'name' | 'description'>> & { rules?: CohortRules };
@@ -51,20 +56,23 @@ export function updateCohortQuery(db: Database, tenantId: string, id: string, ch
     .update(cohorts)
     .set({ ...changes, updatedAt: isoNow() })
     .where(cohortWhere(tenantId, id))
-    .returning();
+    .returning({ id: cohorts.id });
 }
 
-/** Removes only the saved rule (spec): customers and their values stay. */
+/** Removes only the saved rule (spec): customers and their values stay. Its memberships go with it (trigger). */
 export async function deleteCohort(db: Database, tenantId: string, id: string): Promise<boolean> {
   const rows = await db.delete(cohorts).where(cohortWhere(tenantId, id)).returning({ id: cohorts.id });
   return rows.length > 0;
 }
 
-/** `condition` comes from data/cohort-conditions.ts (it already scopes to the tenant). */
-export function memberCountQuery(db: Database, condition: SQL) {
-  return db.select({ value: count() }).from(customers).where(condition);
-}
-
-export function memberPageQuery(db: Database, condition: SQL, params: PageParams) {
-  return db.select().from(customers).where(condition).orderBy(desc(customers.createdAt), desc(customers.id)).limit(params.limit).offset(offsetOf(params));
+/** A page of the cohort's members, newest first, read through the maintained memberships. */
+export function memberPageQuery(db: Database, tenantId: string, cohortId: string, params: PageParams) {
+  return db
+    .select(getTableColumns(customers))
+    .from(cohortMemberships)
+    .innerJoin(customers, and(eq(customers.tenantId, cohortMemberships.tenantId), eq(customers.id, cohortMemberships.customerId)))
+    .where(and(eq(cohortMemberships.tenantId, tenantId), eq(cohortMemberships.cohortId, cohortId)))
+    .orderBy(desc(cohortMemberships.customerCreatedAt), desc(cohortMemberships.customerId))
+    .limit(params.limit)
+    .offset(offsetOf(params));
 }

@@ -14,3 +14,8 @@ export function violatesUnique(error: unknown, column?: string): boolean {
   const text = errorText(error);
   return /UNIQUE constraint failed|PRIMARY KEY/.test(text) && (column === undefined || text.includes(column));
 }
+
+/** True when a trigger aborted the batch with `RAISE(ABORT, message)` (see migrations/0004). */
+export function abortedByTrigger(error: unknown, message: string): boolean {
+  return errorText(error).includes(message);
+}

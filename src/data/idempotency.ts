@@ -1,31 +1,54 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { idempotencyRecords, type IdempotencyRecord } from '../db/schema';
+import { gatewaySignatureUses, idempotencyRecords, type IdempotencyRecord } from '../db/schema';
+import { recordSignatureUse, signatureUseKey, usedWithKey, type SignatureUse } from './signature-uses';
 
 export type Fingerprint = { method: string; path: string; requestHash: string };
 
-/** What the reservation found: ours to run, or someone else's record (in flight or finished). */
-export type Reservation = { owned: true; createdAt: string } | { owned: false; record: IdempotencyRecord };
+/**
+ * What the reservation found: the key claimed for this request, someone else's record holding the
+ * key (in flight or finished), or the request's signature already used with another key.
+ */
+export type Reservation = { kind: 'claimed'; createdAt: string } | { kind: 'held'; record: IdempotencyRecord } | { kind: 'signature-used-elsewhere' };
 
 const recordOf = (tenantId: string, key: string) => and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, key));
 
 /**
- * Claims `key` for this request in one round trip: inserts an in-flight record, or takes over an
- * expired one (expired records count as absent); otherwise returns the record that holds the key.
- * `created_at` (this request's clock, to the millisecond) identifies the claim when it is settled.
+ * One round trip (one D1 transaction), after the API key guard when it rides along: records the
+ * signature's first use, then claims `key` only if that use is with `key`: inserts an in-flight
+ * record, or takes over an expired one (expired records count as absent). A signature first used
+ * with another key claims nothing. `created_at` (this request's clock, to the millisecond)
+ * identifies the claim when it is settled.
  */
 export async function reserveKey(
   db: Database,
   tenantId: string,
-  key: string,
+  use: SignatureUse,
   fingerprint: Fingerprint,
   times: { now: string; leaseUntil: string },
 ): Promise<Reservation> {
+  const key = use.idempotencyKey;
   const claim = { ...fingerprint, responseStatus: null, responseBody: null, createdAt: times.now, expiresAt: times.leaseUntil };
-  const [claimed, existing] = await db.batch([
+  // INSERT ... SELECT: the row exists only when the signature's use is with this key.
+  const claimIfOurs = db
+    .select({
+      tenantId: gatewaySignatureUses.tenantId,
+      key: gatewaySignatureUses.idempotencyKey,
+      method: sql`${claim.method}`.as('method'),
+      path: sql`${claim.path}`.as('path'),
+      requestHash: sql`${claim.requestHash}`.as('request_hash'),
+      responseStatus: sql`null`.as('response_status'),
+      responseBody: sql`null`.as('response_body'),
+      createdAt: sql`${claim.createdAt}`.as('created_at'),
+      expiresAt: sql`${claim.expiresAt}`.as('expires_at'),
+    })
+    .from(gatewaySignatureUses)
+    .where(usedWithKey(tenantId, use));
+  const [, claimed, existing, signatureUse] = await db.batch([
+    recordSignatureUse(db, tenantId, use),
     db
       .insert(idempotencyRecords)
-      .values({ tenantId, key, ...claim })
+      .select(claimIfOurs)
       .onConflictDoUpdate({
         target: [idempotencyRecords.tenantId, idempotencyRecords.key],
         set: claim,
@@ -33,11 +56,13 @@ export async function reserveKey(
       })
       .returning({ createdAt: idempotencyRecords.createdAt }),
     db.select().from(idempotencyRecords).where(recordOf(tenantId, key)).limit(1),
+    signatureUseKey(db, tenantId, use.signature),
   ]);
-  if (claimed[0]) return { owned: true, createdAt: claimed[0].createdAt };
+  if (signatureUse[0]?.idempotencyKey !== key) return { kind: 'signature-used-elsewhere' };
+  if (claimed[0]) return { kind: 'claimed', createdAt: claimed[0].createdAt };
   const record = existing[0];
   if (!record) throw new Error('idempotency record vanished during reservation');
-  return { owned: false, record };
+  return { kind: 'held', record };
 }
 
 /** Stores the outcome of the claim made at `createdAt`, to be replayed until `expiresAt`. */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, isNull, ne, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, isNull, ne, notExists, or, sql, type Column, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { accounts, memberships, type Membership, type Role } from '../db/schema';
@@ -6,20 +6,24 @@ import { offsetOf, type PageParams } from '../lib/paging';
 import { isoNow } from '../lib/time';
 
 /** A membership with the account linked to it (null while it is an invitation). */
-export type MemberRow = { membership: Membership; account: { email: string; username: string } | null };
+export type MemberRow = { membership: Membership; account: { email: string; username: string; emailVerified: boolean } | null };
 
 // Aliased so batched rows (returned as objects by D1) do not collide with the membership's own email.
 const memberColumns = {
   membership: memberships,
   accountEmail: sql<string | null>`${accounts.email}`.as('account_email'),
   accountUsername: sql<string | null>`${accounts.username}`.as('account_username'),
+  accountEmailVerified: accounts.emailVerified,
 };
 
-type FlatRow = { membership: Membership; accountEmail: string | null; accountUsername: string | null };
+type FlatRow = { membership: Membership; accountEmail: string | null; accountUsername: string | null; accountEmailVerified: boolean | null };
 
 function toMemberRow(row: FlatRow): MemberRow {
-  const { membership, accountEmail, accountUsername } = row;
-  return { membership, account: accountEmail === null ? null : { email: accountEmail, username: accountUsername ?? '' } };
+  const { membership, accountEmail, accountUsername, accountEmailVerified } = row;
+  return {
+    membership,
+    account: accountEmail === null ? null : { email: accountEmail, username: accountUsername ?? '', emailVerified: accountEmailVerified === true },
+  };
 }
 
 function selectMembers(db: Database, where: SQL | undefined) {
@@ -61,9 +65,12 @@ export async function findMemberWithSuperAdminCount(db: Database, tenantId: stri
   return { member: row ? toMemberRow(row) : undefined, activeSuperAdmins: superAdmins?.value ?? 0 };
 }
 
-/** The oldest account signed in with this email (emails are stored lowercase), if any. */
-export async function findAccountByEmail(db: Database, email: string) {
-  return db.query.accounts.findFirst({ where: eq(accounts.email, email), orderBy: [asc(accounts.createdAt), asc(accounts.id)] });
+/** The account an invitation to `email` would link to: the oldest one whose identity provider verified that address. */
+export async function findVerifiedAccountByEmail(db: Database, email: string) {
+  return db.query.accounts.findFirst({
+    where: and(eq(accounts.email, email), eq(accounts.emailVerified, true)),
+    orderBy: [asc(accounts.createdAt), asc(accounts.id)],
+  });
 }
 
 /** An existing membership of the tenant for this email or account. */
@@ -73,10 +80,38 @@ export async function findExistingMembership(db: Database, tenantId: string, ema
   });
 }
 
-export async function insertMembership(db: Database, values: typeof memberships.$inferInsert): Promise<Membership> {
-  const [row] = await db.insert(memberships).values(values).returning();
-  if (!row) throw new Error('membership insert returned nothing');
-  return row;
+/**
+ * Links the new invitation to `accountId` only if, when the batch runs, that account still holds the
+ * invited email verified and is not a member of the tenant yet: an earlier read is never trusted.
+ */
+function linkNewInvitation(db: Database, invitation: { id: string; tenantId: string; email: string }, accountId: string) {
+  const own = alias(memberships, 'own');
+  const verifiedOwner = db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.id, accountId), eq(accounts.email, invitation.email), eq(accounts.emailVerified, true)));
+  const alreadyMember = db
+    .select({ id: own.id })
+    .from(own)
+    .where(and(eq(own.tenantId, invitation.tenantId), eq(own.accountId, accountId)));
+  return db
+    .update(memberships)
+    .set({ accountId, status: 'active', updatedAt: isoNow() })
+    .where(and(eq(memberships.id, invitation.id), exists(verifiedOwner), notExists(alreadyMember)));
+}
+
+/** Inserts an invitation, linked in the same batch to `accountId` when given and allowed (see above). */
+export async function insertInvitation(
+  db: Database,
+  invitation: { id: string; tenantId: string; email: string; role: Role },
+  accountId: string | undefined,
+): Promise<MemberRow> {
+  const insert = db.insert(memberships).values({ ...invitation, accountId: null, status: 'invited' });
+  const readBack = selectMembers(db, eq(memberships.id, invitation.id)).limit(1);
+  const rows = accountId ? (await db.batch([insert, linkNewInvitation(db, invitation, accountId), readBack]))[2] : (await db.batch([insert, readBack]))[1];
+  const [row] = rows;
+  if (!row) throw new Error('invitation insert returned nothing');
+  return toMemberRow(row);
 }
 
 /**

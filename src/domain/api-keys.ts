@@ -18,11 +18,16 @@ export function normalizeExpiry(value: string | undefined): string | null {
   return value === undefined ? null : new Date(value).toISOString();
 }
 
+/** 12 random bytes in base32: 20 characters of a-z and 2-7. */
+const KEY_ID_BYTES = 12;
+/** Every key id ever issued has this form; the gateway refuses anything else before any lookup. */
+export const KEY_ID_FORMAT = /^key_[a-z2-7]{20}$/;
+
 /** A new credential: the public key id (sent as X-Tenant-Key) and the signing secret (shown once). */
 export function generateCredential() {
   const secret = `sk_${randomToken(32)}`;
   return {
-    keyId: `key_${randomToken(12)}`,
+    keyId: `key_${randomToken(KEY_ID_BYTES)}`,
     secret,
     secretPrefix: secret.slice(0, 7),
     secretSuffix: secret.slice(-4),

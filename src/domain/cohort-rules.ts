@@ -1,4 +1,4 @@
-import { customerStatuses, type AttributeType } from '../db/schema';
+import { customerStatuses, type AttributeType, type PredicateStorage } from '../db/schema';
 import { ApiError, type FieldError } from '../lib/errors';
 import { parseBoolean, parseDate, parseDatetime, parseNumber, parseString, type Parsed } from './attributes';
 import type { CohortOp } from './cohort-ops';
@@ -6,9 +6,9 @@ import { findCountry } from './countries';
 
 /**
  * Cohort rules (CONTRACT.md, Attributes and cohorts): which ops fit which predicate, how a
- * predicate's `value` string is read, and the typed form the SQL compiler (data/cohort-conditions)
- * and nothing else consumes. Every op but `not_exists` needs a value to be present: `neq`, `gt`,
- * ... never match a customer who has no value, and a dead key never matches at all.
+ * predicate's `value` string is read, and the typed form that domain/cohort-forms.ts compiles for
+ * the SQL evaluator (migrations/0004). Every op but `not_exists` needs a value to be present:
+ * `neq`, `gt`, ... never match a customer who has no value, and a dead key never matches at all.
  */
 
 export const cohortOperators = ['and', 'or'] as const;
@@ -40,7 +40,9 @@ export const fieldPredicateOps: Record<FieldPredicateType, readonly CohortOp[]> 
   lifetime_xp: ordered,
 };
 
+/** Rule-size limits (docs/DECISIONS.md, Cohorts at scale): they bound what one evaluation costs. */
 export const MAX_IN_ITEMS = 100;
+export const MAX_CONTAINS_LENGTH = 100;
 
 export type Operand = string | number;
 export type Comparison =
@@ -49,7 +51,7 @@ export type Comparison =
   | { op: 'exists' }
   | { op: 'not_exists' };
 /** Where an attribute's value lives (see domain/attributes.ts). */
-export type AttributeStorage = 'text' | 'number' | 'list';
+export type AttributeStorage = PredicateStorage;
 export type ResolvedPredicate =
   | { kind: 'never' }
   | { kind: 'attribute'; definitionId: string; storage: AttributeStorage; comparison: Comparison }
@@ -141,7 +143,11 @@ function compare(kind: ValueKind, op: CohortOp, value: string, ctx: RuleContext)
     return list.ok ? { ok: true, value: { op, operand: list.value } } : list;
   }
   const operand = parseOperand(kind, value, ctx);
-  return operand.ok ? { ok: true, value: { op, operand: operand.value } } : operand;
+  if (!operand.ok) return operand;
+  if (op === 'contains' && String(operand.value).length > MAX_CONTAINS_LENGTH) {
+    return { ok: false, message: `Expected at most ${MAX_CONTAINS_LENGTH} characters for contains` };
+  }
+  return { ok: true, value: { op, operand: operand.value } };
 }
 
 function resolvePredicate(predicate: CohortPredicate, ctx: RuleContext): Resolution {
@@ -205,9 +211,4 @@ export function storedRules(column: unknown): CohortRules {
 /** Attribute keys named by the rules, in order of first appearance. */
 export function attributeKeysOf(rules: CohortRules): string[] {
   return [...new Set(rules.predicates.filter((p) => p.type === 'attribute').map((p) => p.key))];
-}
-
-/** Keys named by the rules that are no longer defined. */
-export function deadKeysOf(rules: CohortRules, definitions: ReadonlyMap<string, DefinitionRef>): string[] {
-  return attributeKeysOf(rules).filter((key) => !definitions.has(key));
 }

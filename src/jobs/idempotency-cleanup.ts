@@ -1,23 +1,42 @@
 import type { Database } from '../db/client';
 import { deleteExpiredRecords } from '../data/idempotency';
+import { deleteExpiredSignatureUses } from '../data/signature-uses';
 import { isoNow } from '../lib/time';
 
 /** Rows per DELETE: small enough that one statement never holds D1's write lock for long. */
 const BATCH_SIZE = 500;
-/** Cap per run; whatever is left is taken by the next run (the job is hourly). */
+/** Cap per run and table; whatever is left is taken by the next run (the job is hourly). */
 const MAX_BATCHES = 100;
+/** How far the clocks of the cron and of a gateway location may disagree. */
+const CLOCK_SKEW_MARGIN_MS = 60_000;
 
-/**
- * Deletes idempotency records past `expires_at` (replays end after 24 h; abandoned in-flight claims
- * after their lease). Expired rows are already ignored by the gateway, so this only reclaims space.
- * Returns how many rows went.
- */
-export async function purgeExpiredIdempotencyRecords(db: Database, now: string = isoNow()): Promise<number> {
+/** Runs `deleteBatch` until it removes less than a full batch, or the cap; returns how many rows went. */
+async function purgeInBatches(deleteBatch: (limit: number) => Promise<number>): Promise<number> {
   let deleted = 0;
   for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
-    const removed = await deleteExpiredRecords(db, now, BATCH_SIZE);
+    const removed = await deleteBatch(BATCH_SIZE);
     deleted += removed;
     if (removed < BATCH_SIZE) break;
   }
   return deleted;
+}
+
+/**
+ * Deletes the gateway's expired replay state: idempotency records past `expires_at` (replays end
+ * after 24 h; abandoned in-flight claims after their lease) and signature uses whose timestamp the
+ * gateway refuses by now. Both are ignored once expired, so this only reclaims space. Returns how
+ * many rows went.
+ */
+export async function purgeExpiredIdempotencyRecords(db: Database, now: string = isoNow()): Promise<number> {
+  const records = await purgeInBatches((limit) => deleteExpiredRecords(db, now, limit));
+  return records + (await purgeExpiredSignatureUses(db, now));
+}
+
+/**
+ * The signature-use half of the hourly purge. A use is kept a minute past its expiry, so a location
+ * whose clock runs behind the cron's still finds it while it accepts the timestamp.
+ */
+export function purgeExpiredSignatureUses(db: Database, now: string = isoNow()): Promise<number> {
+  const expiredBefore = new Date(Date.parse(now) - CLOCK_SKEW_MARGIN_MS).toISOString();
+  return purgeInBatches((limit) => deleteExpiredSignatureUses(db, expiredBefore, limit));
 }

@@ -10,6 +10,9 @@ export function envelopeOf<T extends z.ZodType>(data: T) {
   });
 }
 
+/** The component name of the error envelope in the OpenAPI document. */
+export const ERROR_ENVELOPE = 'ErrorEnvelope';
+
 export const fieldErrorSchema = z.strictObject({ path: z.string(), message: z.string() });
 
 export const errorEnvelopeSchema = z
@@ -23,7 +26,7 @@ export const errorEnvelopeSchema = z
       message: z.string(),
     }),
   })
-  .openapi('ErrorEnvelope');
+  .openapi(ERROR_ENVELOPE);
 
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 

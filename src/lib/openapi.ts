@@ -40,17 +40,31 @@ const statusDescriptions = {
   503: 'Service misconfigured (the message names the variable)',
 } as const;
 
-type DocumentedStatus = keyof typeof statusDescriptions;
+export type DocumentedStatus = keyof typeof statusDescriptions;
 
-/** The error responses a route documents, always with the one error envelope. Spread into `responses`. */
+type ErrorResponse = { description: string; content: { 'application/json': { schema: typeof errorEnvelopeSchema } } };
+
+export function errorResponse(status: DocumentedStatus): ErrorResponse {
+  return { description: statusDescriptions[status], content: { 'application/json': { schema: errorEnvelopeSchema } } };
+}
+
+function errorResponsesOf<S extends DocumentedStatus>(statuses: S[]) {
+  return Object.fromEntries([...new Set(statuses)].map((status) => [status, errorResponse(status)])) as Record<S, ErrorResponse>;
+}
+
+/**
+ * The error responses a route documents, always with the one error envelope. Spread into `responses`.
+ * Every route can answer 500, and 503 (the environment is checked on every request but `GET /info`).
+ * List the route's own statuses (403 role, 404 resource, 409 state...); those implied by what the
+ * operation takes (401, 400/413/415/422, idempotency) are added by `withImpliedStatuses`.
+ */
 export function errorResponses<S extends DocumentedStatus>(...statuses: S[]) {
-  const all = [...new Set<DocumentedStatus>([...statuses, 500])];
-  return Object.fromEntries(
-    all.map((status) => [
-      status,
-      { description: statusDescriptions[status], content: { 'application/json': { schema: errorEnvelopeSchema } } },
-    ]),
-  ) as Record<S | 500, { description: string; content: { 'application/json': { schema: typeof errorEnvelopeSchema } } }>;
+  return errorResponsesOf<S | 500 | 503>([...statuses, 500, 503]);
+}
+
+/** For `GET /info` only: it answers whatever the configuration, so it never documents 503. */
+export function errorResponsesWithoutMisconfiguration<S extends DocumentedStatus>(...statuses: S[]) {
+  return errorResponsesOf<S | 500>([...statuses, 500]);
 }
 
 /** A success response whose body is the envelope around `data`. */

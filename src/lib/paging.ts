@@ -2,11 +2,22 @@ import { z } from '@hono/zod-openapi';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
+/** Past a hundred million rows offset paging is no use case; a bound keeps the offset a small number. */
+export const MAX_PAGE = 1_000_000;
+
+/**
+ * A whole-number query parameter within [min, max]: only plain digits count (`1e3`, `0x10`, ` 5`,
+ * `1.0` are a 422, as the document's `type: integer` says).
+ */
+export function queryInteger(min: number, max: number) {
+  const digitsToNumber = (value: unknown) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value);
+  return z.preprocess(digitsToNumber, z.int({ error: 'Must be a whole number' }).min(min).max(max));
+}
 
 /** `page` (1-based) and `limit` query parameters shared by every list. */
 export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ example: 1 }),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).openapi({ example: 20 }),
+  page: queryInteger(1, MAX_PAGE).default(1).openapi({ example: 1 }),
+  limit: queryInteger(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).openapi({ example: 20 }),
 });
 
 export type PageParams = z.infer<typeof pageQuery>;

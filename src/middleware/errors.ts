@@ -15,6 +15,11 @@ const httpExceptionCodes: Record<number, ErrorCode> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
+/** Where Hono's own message does not tell the client what to do instead. */
+const httpExceptionMessages: Partial<Record<number, string>> = {
+  415: 'Send the body as JSON with Content-Type: application/json',
+};
+
 function toApiError(err: Error): ApiError | undefined {
   if (err instanceof ApiError) return err;
   // Drizzle wraps what a D1 call threw (e.g. the gateway key guard) in a query error.
@@ -23,7 +28,7 @@ function toApiError(err: Error): ApiError | undefined {
   if (err instanceof ChainConfigError || err instanceof RelayerConfigError) return new ApiError('SERVICE_MISCONFIGURED', err.message);
   if (err instanceof HTTPException) {
     const code = httpExceptionCodes[err.status];
-    if (code) return new ApiError(code, err.message || 'Request rejected');
+    if (code) return new ApiError(code, httpExceptionMessages[err.status] ?? (err.message || 'Request rejected'));
   }
   return undefined;
 }

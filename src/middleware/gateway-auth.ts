@@ -2,19 +2,21 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { decryptSecret } from '../auth/secret-box';
-import { MALFORMED_SIGNATURE, reserializedBody, SIGNATURE_FORMAT, signatureFailure } from '../auth/signature';
+import { canonicalSignedUrl, MALFORMED_SIGNATURE, reserializedBody, SIGNATURE_FORMAT, signatureFailure } from '../auth/signature';
 import { createDatabase } from '../db/client';
 import { apiKeys } from '../db/schema';
 import { cacheApiKey, getCachedApiKey, loadApiKeyForCache, refreshCachedApiKey, type CachedApiKey } from '../data/api-key-cache';
 import { GuardedD1, type Guard } from '../data/guarded-d1';
-import { effectiveStatus } from '../domain/api-keys';
+import { effectiveStatus, KEY_ID_FORMAT } from '../domain/api-keys';
 import type { GatewayEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import { isoNow, unixSeconds } from '../lib/time';
 
-const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
+/** More digits than any current time in seconds or milliseconds: refused before it is parsed. */
+const MAX_TIMESTAMP_DIGITS = 16;
 /** One message for revoked and expired, whichever cache or D1 noticed it: a retry fails the same way. */
 const KEY_NOT_ACTIVE = 'API key is revoked or expired';
+const MALFORMED_KEY_ID = 'X-Tenant-Key is not an API key id (key_ and 20 characters a-z, 2-7, as in the key_id shown on creation)';
 /** last_used_at is written at most this often per key and isolate (in the background). */
 const LAST_USED_THROTTLE_MS = 60_000;
 const lastUsedWrites = new Map<string, number>();
@@ -23,26 +25,14 @@ function deny(message: string): never {
   throw new ApiError('AUTH_INVALID_CREDENTIALS', message);
 }
 
-/** A malformed setting must not widen the window (a NaN tolerance would accept any timestamp). */
-function toleranceSeconds(setting: string | undefined): number {
-  const value = Number(setting);
-  return setting?.trim() && Number.isFinite(value) && value >= 0 ? value : DEFAULT_SIGNATURE_TOLERANCE_SECONDS;
-}
-
 function checkTimestamp(value: string, tolerance: number): void {
   if (!/^\d+$/.test(value)) deny('Timestamp is not a whole number of Unix seconds');
+  if (value.length > MAX_TIMESTAMP_DIGITS) deny('Timestamp is not current');
   const now = unixSeconds();
   const seconds = Number(value);
   if (Math.abs(now - seconds) <= tolerance) return;
   if (Math.abs(now - seconds / 1000) <= tolerance) deny('Timestamp is in milliseconds, not Unix seconds');
   deny('Timestamp is not current');
-}
-
-/** Path and query exactly as sent, from `/api/v1` on. */
-function signedUrl(rawUrl: string): string {
-  const afterScheme = rawUrl.indexOf('://');
-  const pathStart = rawUrl.indexOf('/', afterScheme < 0 ? 0 : afterScheme + 3);
-  return pathStart < 0 ? '/' : rawUrl.slice(pathStart);
 }
 
 /**
@@ -95,7 +85,8 @@ function touchLastUsed(c: Context<GatewayEnv>, key: CachedApiKey): void {
 
 /**
  * Gateway authentication (spec: Authentication), checks in this order: the three headers; the
- * timestamp (before any key or secret is touched); the signature format; the key id; the HMAC of
+ * timestamp (before any key or secret is touched); the signature format; the key id's format (all
+ * before any storage), then whether it is known; the HMAC of
  * `timestamp + METHOD + url + body`, a mismatch named by its cause (body, url, verb, else
  * "Signature mismatch"); the key not revoked or expired. Every failure is 401
  * AUTH_INVALID_CREDENTIALS. Round trips are counted in docs/GATEWAY-AUTH.md: a cached key costs
@@ -109,18 +100,24 @@ export function gatewayAuth() {
     if (!keyId) deny('Missing X-Tenant-Key header');
     if (!timestamp) deny('Missing X-Tenant-Timestamp header');
     if (!signature) deny('Missing X-Tenant-Signature header');
-    checkTimestamp(timestamp, toleranceSeconds(c.env.SIGNATURE_TOLERANCE_SECONDS));
+    // Validated with the whole environment (src/config.ts): a malformed setting is a 503, never a wider window.
+    const tolerance = c.get('config').SIGNATURE_TOLERANCE_SECONDS;
+    checkTimestamp(timestamp, tolerance);
     if (!SIGNATURE_FORMAT.test(signature)) deny(MALFORMED_SIGNATURE);
+    // Bounded and well-formed before it becomes a KV key or a D1 parameter (a long one broke the KV key).
+    if (!KEY_ID_FORMAT.test(keyId)) deny(MALFORMED_KEY_ID);
     const body = await sentBody(c);
 
     const { key, confirmed } = await findKey(c, keyId);
-    const secret = await decryptSecret(c.env.API_KEY_ENCRYPTION_KEY, key.secretCiphertext);
-    const parts = { timestamp, method: c.req.method.toUpperCase(), url: signedUrl(c.req.url), body: body.signed };
+    const secret = await decryptSecret(c.get('config').API_KEY_ENCRYPTION_KEY, key.secretCiphertext);
+    const parts = { timestamp, method: c.req.method.toUpperCase(), url: canonicalSignedUrl(c.req.url), body: body.signed };
     const failure = await signatureFailure(secret, parts, signature, body.raw);
     if (failure) deny(failure);
     if (effectiveStatus(key, isoNow()) !== 'active') deny(KEY_NOT_ACTIVE);
 
-    c.set('gatewayAuth', { tenantId: key.tenantId, apiKeyId: key.id, keyId: key.keyId });
+    // The first instant the timestamp check refuses this signature: its use need not be kept past it.
+    const signatureExpiresAt = new Date((Number(timestamp) + tolerance + 1) * 1000).toISOString();
+    c.set('gatewayAuth', { tenantId: key.tenantId, apiKeyId: key.id, keyId: key.keyId, signature, signatureExpiresAt });
     if (confirmed) {
       await next();
       touchLastUsed(c, key);

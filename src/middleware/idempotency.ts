@@ -10,6 +10,8 @@ export const IDEMPOTENCY_HEADER = 'X-Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_KEY_LENGTH = 255;
+/** Printable ASCII, as the IETF draft's structured-field string: no control or non-ASCII bytes reach storage or logs. */
+const KEY_FORMAT = new RegExp(`^[\\x20-\\x7e]{1,${MAX_KEY_LENGTH}}$`);
 /** How long a finished request is replayed. */
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
@@ -51,31 +53,39 @@ async function fingerprintOf(c: Context<GatewayEnv>): Promise<Fingerprint> {
 
 function readKey(c: Context<GatewayEnv>): string {
   const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined || key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    const problem = key === undefined || key.length === 0 ? 'is required on gateway writes' : `must be at most ${MAX_KEY_LENGTH} characters`;
+  if (key === undefined || !KEY_FORMAT.test(key)) {
+    const problem = key === undefined || key.length === 0 ? 'is required on gateway writes' : `must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters`;
     throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `The ${IDEMPOTENCY_HEADER} header ${problem}`, { path: IDEMPOTENCY_HEADER });
   }
   return key;
 }
 
+/** A replayed signature is refused before anything runs; nothing about the first use is revealed. */
+const SIGNATURE_REPLAYED =
+  'This signature was already used with another X-Idempotency-Key: a signature of a write is single-use. Sign the request again with a fresh timestamp';
+
 /**
  * Gateway writes run at most once per `X-Idempotency-Key` (IETF draft "The Idempotency-Key HTTP
- * Header Field"; CONTRACT: Gateway). The key is claimed before the handler runs, in the request's
- * first D1 round trip (which also carries the API key guard); the outcome is stored when it is
- * final and replayed byte for byte for 24 h. A concurrent duplicate gets 409 and may retry; the same
- * key on another route or with another body is a 422. Runs after gatewayAuth.
+ * Header Field"; CONTRACT: Gateway), and each signature of a write is accepted with one key only:
+ * re-sent with another key it is a 401 SIGNATURE_REPLAYED (docs/GATEWAY-AUTH.md, single-use
+ * signatures). Signature use and key claim share the request's first D1 round trip (which also
+ * carries the API key guard); the outcome is stored when it is final and replayed byte for byte for
+ * 24 h. A concurrent duplicate gets 409 and may retry; the same key on another route or with
+ * another body is a 422. Runs after gatewayAuth.
  */
 export function idempotency() {
   return createMiddleware<GatewayEnv>(async function idempotency(c, next) {
     if (!WRITE_METHODS.has(c.req.method.toUpperCase())) return next();
     const key = readKey(c);
-    const { tenantId } = c.get('gatewayAuth');
+    const { tenantId, signature, signatureExpiresAt } = c.get('gatewayAuth');
     const fingerprint = await fingerprintOf(c);
     const db = c.get('db');
     const now = isoNow();
-    const reservation = await reserveKey(db, tenantId, key, fingerprint, { now, leaseUntil: plus(now, IN_FLIGHT_LEASE_MS) });
+    const use = { signature, idempotencyKey: key, expiresAt: signatureExpiresAt };
+    const reservation = await reserveKey(db, tenantId, use, fingerprint, { now, leaseUntil: plus(now, IN_FLIGHT_LEASE_MS) });
 
-    if (!reservation.owned) {
+    if (reservation.kind === 'signature-used-elsewhere') throw new ApiError('SIGNATURE_REPLAYED', SIGNATURE_REPLAYED, { path: 'X-Tenant-Signature' });
+    if (reservation.kind === 'held') {
       const { record } = reservation;
       if (record.method !== fingerprint.method || record.path !== fingerprint.path) {
         throw new ApiError('IDEMPOTENCY_KEY_REUSED', `This idempotency key was used for ${record.method} ${record.path}`, { path: IDEMPOTENCY_HEADER });
@@ -95,6 +105,7 @@ export function idempotency() {
     await next();
     const { status } = c.res;
     if (!isStored(status)) {
+      // Only the claim goes: the signature stays used with this key, which may retry it.
       await releaseKey(db, tenantId, key, reservation.createdAt);
       return;
     }

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { queryInteger } from '../lib/paging';
 import { countrySchema } from './country';
 import { rewardSummarySchema } from './reward';
 
@@ -8,7 +9,7 @@ const periodBound = z
 
 /** Query of both rankings: how many entries, and optionally the period of the counted events. */
 export const analyticsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(10).openapi({ example: 10 }),
+  limit: queryInteger(1, 100).default(10).openapi({ example: 10 }),
   from: periodBound.optional(),
   to: periodBound.optional(),
 });

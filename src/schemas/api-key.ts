@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { apiKeyStatuses } from '../db/schema';
-import { dateTime } from './common';
+import { dateTime, trimmedText } from './common';
 
 const apiKeyFields = {
   id: z.string(),
@@ -32,13 +32,13 @@ export const createdApiKeySchema = z
 
 export const createApiKeyBodySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).openapi({ example: 'Production backend' }),
-    label: z.string().trim().max(100).optional().openapi({ description: 'Defaults to the name', example: 'prod-eu' }),
+    name: trimmedText(100).openapi({ example: 'Production backend' }),
+    label: z.string().max(100).trim().optional().openapi({ description: 'Defaults to the name', example: 'prod-eu' }),
     expires_at: z.iso
       .datetime({ offset: true })
       .refine((value) => Date.parse(value) > Date.now(), 'Must be in the future')
       .optional()
-      .openapi({ description: 'ISO 8601 date-time with Z or an offset; stored in UTC', example: '2027-01-01T00:00:00Z' }),
+      .openapi({ description: 'ISO 8601 date-time with Z or an offset, in the future; stored in UTC', example: '2027-01-01T00:00:00Z' }),
   })
   .openapi('CreateApiKeyBody');
 

@@ -62,7 +62,7 @@ export const setAttributeValuesBodySchema = z
       .record(z.string(), attributeValue)
       .refine((values) => Object.keys(values).length >= 1, 'Give at least one value')
       .refine((values) => Object.keys(values).length <= 100, 'Give at most 100 values')
-      .openapi({ example: { favorite_color: 'blue', vip_since: '2024-05-01', shoe_size: 42 } }),
+      .openapi({ minProperties: 1, maxProperties: 100, example: { favorite_color: 'blue', vip_since: '2024-05-01', shoe_size: 42 } }),
   })
   .openapi('SetAttributeValuesBody');
 

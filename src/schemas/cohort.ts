@@ -1,17 +1,20 @@
 import { z } from '@hono/zod-openapi';
 import { cohortOps } from '../domain/cohort-ops';
-import { cohortOperators, predicateTypes } from '../domain/cohort-rules';
-import { dateTime } from './common';
+import { cohortOperators, MAX_CONTAINS_LENGTH, MAX_IN_ITEMS, predicateTypes } from '../domain/cohort-rules';
+import { dateTime, trimmedText } from './common';
 
+/** Rule-size limits (docs/DECISIONS.md, Cohorts at scale); the others are in domain/cohort-rules.ts. */
 export const MAX_PREDICATES = 20;
+export const MAX_PREDICATE_VALUE_LENGTH = 8192;
+export const MAX_COHORTS_PER_TENANT = 100;
 
 const predicateInput = z
   .strictObject({
     type: z.enum(predicateTypes),
     key: z.string().max(64).optional().openapi({ description: 'The attribute key (attribute predicates only)', example: 'favorite_color' }),
     op: z.enum(cohortOps),
-    value: z.string().max(8192).optional().openapi({
-      description: 'Compared value as a string; for `in` a JSON array string; omitted for exists/not_exists',
+    value: z.string().max(MAX_PREDICATE_VALUE_LENGTH).optional().openapi({
+      description: `Compared value as a string, at most ${MAX_PREDICATE_VALUE_LENGTH} characters; for \`contains\` at most ${MAX_CONTAINS_LENGTH} characters; for \`in\` a JSON array string of 1 to ${MAX_IN_ITEMS} values; omitted for exists/not_exists. Past a limit: 422 at \`rules.predicates.<i>.value\`.`,
       example: 'blue',
     }),
   })
@@ -20,19 +23,24 @@ const predicateInput = z
 export const cohortRulesInputSchema = z
   .strictObject({
     operator: z.enum(cohortOperators),
-    predicates: z.array(predicateInput).min(1).max(MAX_PREDICATES),
+    predicates: z
+      .array(predicateInput)
+      .min(1)
+      .max(MAX_PREDICATES)
+      .openapi({ description: `1 to ${MAX_PREDICATES} predicates (more: 422 at \`rules.predicates\`)` }),
     version: z.literal(1).default(1),
   })
   .openapi('CohortRulesInput', {
     description:
-      'Predicate types: `attribute` (with `key`), `tier` (value a tier id), `status`, `country` (alpha-2), `xp_balance`, `lifetime_xp`. Ops that fit each type are in docs/DECISIONS.md; a predicate that does not fit is a 422 at `rules.predicates.<i>.<key|op|value>`.',
+      'Predicate types: `attribute` (with `key`), `tier` (value a tier id), `status`, `country` (alpha-2), `xp_balance`, `lifetime_xp`. Ops that fit each type are in docs/DECISIONS.md; a predicate that does not fit is a 422 at `rules.predicates.<i>.<key|op|value>`. ' +
+      `Size limits (they bound what keeping member counts exact costs each write): ${MAX_PREDICATES} predicates, values of ${MAX_PREDICATE_VALUE_LENGTH} characters, \`contains\` operands of ${MAX_CONTAINS_LENGTH}, \`in\` lists of ${MAX_IN_ITEMS}; a tenant has at most ${MAX_COHORTS_PER_TENANT} cohorts (creating one more: 422).`,
   });
 
 export type CohortRulesInput = z.infer<typeof cohortRulesInputSchema>;
 
 export const createCohortBodySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).openapi({ example: 'Blue lovers' }),
+    name: trimmedText(200).openapi({ example: 'Blue lovers' }),
     description: z.string().max(2000).default(''),
     rules: cohortRulesInputSchema,
   })
@@ -48,7 +56,7 @@ export const updateCohortBodySchema = z
     rules: cohortRulesInputSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one of name, description, rules')
-  .openapi('UpdateCohortBody');
+  .openapi('UpdateCohortBody', { minProperties: 1 });
 
 export type UpdateCohortInput = z.infer<typeof updateCohortBodySchema>;
 
@@ -63,7 +71,7 @@ export const cohortSchema = z
     created_by: z.string(),
     created_at: dateTime,
     updated_at: dateTime,
-    member_count: z.number().int(),
+    member_count: z.number().int().openapi({ description: 'Exact for the current data: maintained with every write that can change it' }),
     dead_keys: z.array(z.string()).openapi({ description: 'Attribute keys named by the rules that are no longer defined' }),
     rules: z.strictObject({ operator: z.string(), predicates: z.array(predicateSchema), version: z.number() }),
   })

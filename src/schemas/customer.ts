@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { customerStatuses } from '../db/schema';
-import { findCountry } from '../domain/countries';
+import { countries } from '../domain/countries';
 import { pageQuery } from '../lib/paging';
-import { dateTime, nullableRef, xpString } from './common';
+import { dateTime, emailAddress, nullableRef, plainText, trimmedPlainText, trimmedText, xpString } from './common';
 
 /** The tier a customer is in: the highest `min_xp_threshold` not above `lifetime_xp`. */
 export const customerTierSchema = z.strictObject({ id: z.string(), tier_name: z.string() }).openapi('CustomerTier');
@@ -26,19 +26,19 @@ export const customerSchema = z
 
 export type CustomerView = z.infer<typeof customerSchema>;
 
+
 /** Filters of both customer lists (gateway and portal). */
 export const customerListQuery = pageQuery.extend({
-  external_id: z.string().min(1).max(255).optional(),
-  email: z.string().min(1).max(254).optional().openapi({ description: 'Exact, case-insensitive' }),
+  external_id: plainText(255).optional().openapi({ description: 'Exact' }),
+  email: emailAddress.optional().openapi({ description: 'Exact, case-insensitive' }),
   status: z.enum(customerStatuses).optional(),
 });
 
 export type CustomerListQuery = z.infer<typeof customerListQuery>;
 
+/** An enum, so the document lists exactly the codes that pass. */
 const countryCode = z
-  .string()
-  .regex(/^[A-Z]{2}$/, 'Use an uppercase ISO 3166-1 alpha-2 code (e.g. DE)')
-  .refine((code) => findCountry(code) !== undefined, 'Unknown ISO 3166-1 alpha-2 country code')
+  .enum(countries.map((country) => country.code).sort(), { error: 'Use an uppercase ISO 3166-1 alpha-2 country code (e.g. DE)' })
   .openapi({ example: 'DE' });
 
 /**
@@ -47,9 +47,9 @@ const countryCode = z
  */
 export const upsertCustomerBodySchema = z
   .strictObject({
-    external_id: z.string().trim().min(1).max(255).openapi({ example: 'user-42' }),
-    email: z.email().max(254).toLowerCase().nullable().optional().openapi({ example: 'jane@example.com' }),
-    username: z.string().trim().min(1).max(100).nullable().optional().openapi({ example: 'jane' }),
+    external_id: trimmedPlainText(255).openapi({ example: 'user-42' }),
+    email: emailAddress.toLowerCase().nullable().optional(),
+    username: trimmedText(100).nullable().optional().openapi({ example: 'jane' }),
     country_code: countryCode.nullable().optional(),
   })
   .openapi('UpsertCustomerBody');

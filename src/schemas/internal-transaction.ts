@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { transactionStatuses, transactionTypes } from '../db/schema';
 import { pageQuery } from '../lib/paging';
-import { anyJson, dateTime, nullableRef, tenantBriefSchema, userBriefSchema } from './common';
+import { anyJson, dateTime, nullableRef, resourceId, tenantBriefSchema, userBriefSchema } from './common';
 
 export const onchainAssetSchema = z
   .strictObject({
@@ -16,7 +16,7 @@ export const onchainAssetSchema = z
     symbol: z.string().nullable().optional(),
     status: z.string().optional(),
     type: z.string().optional(),
-    metadata: anyJson.nullable().optional(),
+    metadata: anyJson.optional(),
     total_owners: z.number().nullable().optional(),
     total_txns: z.number().nullable().optional(),
     created_at: dateTime.nullable().optional(),
@@ -32,7 +32,7 @@ export const blockchainTransactionSchema = z
     chain_id: nullable(z.number()),
     created_at: nullable(dateTime),
     updated_at: nullable(dateTime),
-    metadata: nullable(anyJson),
+    metadata: anyJson.optional(),
     receipt_block_hash: nullable(z.string()),
     receipt_block_number: nullable(z.string()),
     receipt_block_timestamp: nullable(z.number()),
@@ -65,7 +65,7 @@ export const internalTransactionSchema = z
     redemption_id: z.string().nullable(),
     type: z.string().openapi({ enum: [...transactionTypes] }),
     amount: z.string().nullable().openapi({ example: '150' }),
-    metadata: anyJson.nullable(),
+    metadata: anyJson,
     notes: z.string().nullable(),
     status: z.string().openapi({ enum: [...transactionStatuses] }),
     created_at: dateTime.nullable(),
@@ -89,7 +89,7 @@ export type BlockchainTransactionView = z.infer<typeof blockchainTransactionSche
 export const internalTransactionListQuery = pageQuery.extend({
   type: z.enum(transactionTypes).optional(),
   status: z.enum(transactionStatuses).optional(),
-  user_id: z.string().min(1).optional().openapi({ description: 'Only the transactions of this customer' }),
+  user_id: resourceId.optional().openapi({ description: 'Only the transactions of this customer' }),
 });
 
 export type InternalTransactionListQuery = z.infer<typeof internalTransactionListQuery>;

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { membershipStatuses, roles } from '../db/schema';
-import { dateTime } from './common';
+import { dateTime, emailAddress } from './common';
 
 /**
  * A person's membership of a tenant. `id` is the membership id; `user_id` is the account id, null
@@ -22,7 +22,7 @@ export type MemberView = z.infer<typeof memberSchema>;
 
 export const inviteMemberBodySchema = z
   .strictObject({
-    email: z.email().max(254).openapi({ example: 'jane@example.com' }),
+    email: emailAddress,
     role: z.enum(roles),
   })
   .openapi('InviteMemberBody');

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { onchainAssetStatuses, onchainAssetTypes } from '../db/schema';
 import { ASSET_KEY_PATTERN, MAX_ASSET_DECIMALS, assetShapeViolations } from '../domain/onchain-assets';
-import { pageQuery } from '../lib/paging';
+import { pageQuery, queryInteger } from '../lib/paging';
+import { anyJson, trimmedText } from './common';
 
 const baseUnits = z.string().regex(/^-?\d+$/).openapi({ description: 'Base units as a decimal string (may exceed 2^53)', example: '1500000000000000000' });
 
@@ -12,14 +13,15 @@ const fields = {
     description: 'Unique per tenant; `xp` makes this the tenant\'s XP token (must then be erc20)',
     example: 'xp',
   }),
-  name: z.string().trim().min(1).max(100).openapi({ example: 'Loyalty Points' }),
-  symbol: z.string().trim().min(1).max(32).openapi({ example: 'LOY' }),
+  name: trimmedText(100).openapi({ example: 'Loyalty Points' }),
+  symbol: trimmedText(32).openapi({ example: 'LOY' }),
   decimals: z.int().min(0).max(MAX_ASSET_DECIMALS).openapi({ description: `erc20: required, 0-${MAX_ASSET_DECIMALS}; erc721/erc1155: omit (or 0)` }),
   asset_address: z.string().openapi({
-    description: 'Registers this existing contract; omit it to have the platform deploy its reference contract',
+    pattern: '^0x[0-9a-fA-F]{40}$',
+    description: 'Registers this existing contract (mixed case must be a valid EIP-55 checksum); omit it to have the platform deploy its reference contract',
     example: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   }),
-  metadata: z.record(z.string(), z.unknown()).nullable().openapi({ type: 'object', example: { image: 'https://example.com/xp.png' } }),
+  metadata: anyJson.openapi({ example: { image: 'https://example.com/xp.png' } }),
 };
 
 /**
@@ -52,15 +54,15 @@ export const updateOnchainAssetBodySchema = z
   })
   .partial()
   .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
-  .openapi('UpdateOnchainAssetBody');
+  .openapi('UpdateOnchainAssetBody', { minProperties: 1 });
 
 export type CreateOnchainAssetInput = z.infer<typeof createOnchainAssetBodySchema>;
 export type UpdateOnchainAssetInput = z.infer<typeof updateOnchainAssetBodySchema>;
 
 export const onchainAssetListQuery = pageQuery.extend({
   type: z.enum(onchainAssetTypes).optional(),
-  chain_id: z.coerce.number().int().min(1).optional(),
-  key: z.string().min(1).max(64).optional(),
+  chain_id: queryInteger(1, Number.MAX_SAFE_INTEGER).optional(),
+  key: fields.key.optional().openapi({ description: 'Exact key' }),
 });
 export type OnchainAssetListQuery = z.infer<typeof onchainAssetListQuery>;
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { redemptionStatuses, rewardStatuses } from '../db/schema';
 import { pageQuery } from '../lib/paging';
-import { dateTime, tenantBriefSchema, userBriefSchema, xpString } from './common';
+import { dateTime, resourceId, tenantBriefSchema, userBriefSchema, xpString } from './common';
 
 /** The asset a reward delivers, as the spec's redemption shows it. */
 export const redemptionAssetSchema = z
@@ -49,8 +49,8 @@ export type RedemptionView = z.infer<typeof redemptionSchema>;
 
 export const createRedemptionBodySchema = z
   .strictObject({
-    user_id: z.string().min(1).max(255).openapi({ example: 'cus_3k9abc' }),
-    reward_id: z.string().min(1).max(255).openapi({ example: 'rwd_7h2xyz' }),
+    user_id: resourceId.openapi({ description: 'The customer id (`cus_...`)' }),
+    reward_id: resourceId.openapi({ example: 'rwd_7h2xyzq4r8t5v1w6y0z2a4b6c' }),
   })
   .openapi('CreateRedemptionBody');
 
@@ -58,8 +58,8 @@ export type CreateRedemptionInput = z.infer<typeof createRedemptionBodySchema>;
 
 export const redemptionListQuery = pageQuery.extend({
   status: z.enum(redemptionStatuses).optional(),
-  user_id: z.string().min(1).max(255).optional(),
-  reward_id: z.string().min(1).max(255).optional(),
+  user_id: resourceId.optional(),
+  reward_id: resourceId.optional(),
 });
 
 export type RedemptionListQuery = z.infer<typeof redemptionListQuery>;

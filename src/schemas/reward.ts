@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { rewardStatuses } from '../db/schema';
 import { MAX_XP_AMOUNT } from '../domain/ledger';
 import { pageQuery } from '../lib/paging';
-import { anyJson, dateTime, xpAmountInput, xpString } from './common';
+import { anyJson, dateTime, resourceId, trimmedText, xpAmountInput, xpString } from './common';
 
 /** Fields the reward record and the analytics reward share. */
 const rewardFields = {
@@ -15,7 +15,7 @@ const rewardFields = {
   is_active: z.boolean(),
   min_tier_id: z.string().nullable(),
   onchain_asset_id: z.string().nullable(),
-  metadata: anyJson.nullable(),
+  metadata: anyJson,
   created_at: dateTime,
   updated_at: dateTime,
 };
@@ -45,15 +45,15 @@ export type RewardView = z.infer<typeof rewardSchema>;
 export type RewardSummaryView = z.infer<typeof rewardSummarySchema>;
 
 const editableFields = {
-  title: z.string().trim().min(1).max(200).openapi({ example: 'Free coffee' }),
+  title: trimmedText(200).openapi({ example: 'Free coffee' }),
   description: z.string().max(2000),
   /** At least 1 XP: a redemption always spends something. */
-  xp_cost: xpAmountInput({ check: (amount) => amount >= 1, message: 'Must be at least 1' }),
+  xp_cost: xpAmountInput('positive'),
   status: z.enum(rewardStatuses),
-  min_tier_id: z.string().min(1).nullable().openapi({ description: 'A tier of the same tenant; null: no tier needed' }),
-  onchain_asset_id: z.string().min(1).nullable().openapi({ description: 'An onchain asset of the same tenant delivered on redemption' }),
+  min_tier_id: resourceId.nullable().openapi({ description: 'A tier of the same tenant; null: no tier needed' }),
+  onchain_asset_id: resourceId.nullable().openapi({ description: 'An onchain asset of the same tenant delivered on redemption' }),
   stock: z.int().min(0).max(MAX_XP_AMOUNT).nullable().openapi({ description: 'Units left; null means unlimited' }),
-  metadata: z.record(z.string(), z.unknown()).nullable().openapi({ type: 'object', example: { sku: 'COFFEE-1' } }),
+  metadata: anyJson.openapi({ example: { sku: 'COFFEE-1' } }),
 };
 
 /** New rewards start as `draft` unless a status is given; omitted references and stock are null. */
@@ -74,7 +74,7 @@ export const updateRewardBodySchema = z
   .strictObject(editableFields)
   .partial()
   .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
-  .openapi('UpdateRewardBody');
+  .openapi('UpdateRewardBody', { minProperties: 1 });
 
 export type CreateRewardInput = z.infer<typeof createRewardBodySchema>;
 export type UpdateRewardInput = z.infer<typeof updateRewardBodySchema>;

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { dateTime } from './common';
+import { dateTime, trimmedText } from './common';
 
 /** Lowercase kebab case, 3-63 characters (fits a DNS label, so it can become a subdomain later). */
 export const tenantSlug = z
@@ -11,7 +11,7 @@ export const tenantSlug = z
 
 export const createTenantBodySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).openapi({ example: 'Acme Coffee' }),
+    name: trimmedText(100).openapi({ example: 'Acme Coffee' }),
     slug: tenantSlug,
   })
   .openapi('CreateTenantBody');

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery } from '../lib/paging';
-import { dateTime, tenantBriefSchema, xpString } from './common';
+import { dateTime, plainText, tenantBriefSchema, trimmedPlainText, xpString } from './common';
 
 /** The spec's tier rule. */
 export const tierRuleSchema = z
@@ -21,7 +21,7 @@ export const tierRuleSchema = z
 export type TierRuleView = z.infer<typeof tierRuleSchema>;
 
 const tierFields = {
-  tier_name: z.string().trim().min(1).max(100).openapi({ example: 'Gold' }),
+  tier_name: trimmedPlainText(100).openapi({ example: 'Gold' }),
   min_xp_threshold: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).openapi({ example: 1000 }),
   benefits_description: z.string().max(2000).openapi({ example: 'Free shipping on every order' }),
   color: z.string().max(64).openapi({ example: '#FFD700' }),
@@ -44,7 +44,7 @@ export const createTierBodySchema = z
 export type TierInput = z.infer<typeof replaceTierBodySchema>;
 
 export const tierListQuery = pageQuery.extend({
-  tier_name: z.string().min(1).max(100).optional().openapi({ description: 'Exact tier name' }),
+  tier_name: plainText(100).optional().openapi({ description: 'Exact tier name' }),
 });
 
 export type TierListQuery = z.infer<typeof tierListQuery>;

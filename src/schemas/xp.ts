@@ -1,23 +1,22 @@
 import { z } from '@hono/zod-openapi';
-import { xpAmountInput } from './common';
+import { anyJson, resourceId, trimmedText, xpAmountInput } from './common';
 
-const notes = z.string().trim().min(1).max(1000);
-/** Free-form partner data stored with the transaction and returned as `metadata`. */
-const metadata = z.record(z.string(), z.unknown()).openapi({ type: 'object', example: { order_id: 'ord_123' } });
+const notes = trimmedText(1000);
 
 export const earnXpBodySchema = z
   .strictObject({
-    user_id: z.string().min(1).openapi({ example: 'cus_3k9abc' }),
+    user_id: resourceId.openapi({ description: 'The customer id (`cus_...`)' }),
     type: z.enum(['xp_earn', 'xp_bonus']),
-    amount: xpAmountInput({ check: (amount) => amount > 0, message: 'Must be greater than 0' }),
+    amount: xpAmountInput('positive'),
     notes: notes.optional(),
-    metadata: metadata.optional(),
+    /** Free-form partner data stored with the transaction and returned as `metadata`. */
+    metadata: anyJson.optional(),
   })
   .openapi('EarnXpBody');
 
 export const xpAdjustmentBodySchema = z
   .strictObject({
-    amount: xpAmountInput({ check: (amount) => amount !== 0, message: 'Must not be 0' }),
+    amount: xpAmountInput('nonZero'),
     /** Required: an adjustment without a reason cannot be audited. */
     notes,
   })

@@ -1,10 +1,55 @@
+import type { PortalClaims } from '../auth/jwt';
 import type { Database } from '../db/client';
 import type { Account } from '../db/schema';
-import { listMembershipsOfAccount } from '../data/accounts';
+import { findSignIn, findSignInToTenant, listMembershipsOfAccount, saveSignIn, saveSignInToTenant, type AccountState } from '../data/accounts';
+import { normalizeEmail, refreshedIdentity, signInNeedsWrite, type SignInIdentity } from '../domain/identity';
+import { ApiError } from '../lib/errors';
 import type { CurrentAccountView } from '../schemas/account';
 import { toCurrentAccountView } from '../views/account';
 
 /** The signed-in account and the tenants it is an active member of (by tenant name). */
 export async function getCurrentAccount(db: Database, account: Account): Promise<CurrentAccountView> {
   return toCurrentAccountView(account, await listMembershipsOfAccount(db, account.id));
+}
+
+/** The token's claims in stored form; the username is `preferred_username`, else `name`, else the email's local part. */
+function identityOf(claims: PortalClaims): SignInIdentity {
+  const email = claims.email?.trim() ? normalizeEmail(claims.email) : undefined;
+  const username = claims.preferred_username ?? claims.name ?? email?.split('@')[0] ?? '';
+  return { sub: claims.sub, email, emailVerified: email !== undefined && claims.email_verified, username };
+}
+
+/** What the sign-in writes; a first sign-in needs an email to create the account from (401 otherwise). */
+function stateToSave(stored: Account | undefined, identity: SignInIdentity): AccountState {
+  if (stored) return { sub: identity.sub, username: stored.username, ...refreshedIdentity(stored, identity) };
+  if (identity.email === undefined) throw new ApiError('UNAUTHENTICATED', 'Token has no email claim for a new account');
+  return { sub: identity.sub, username: identity.username, email: identity.email, emailVerified: identity.emailVerified };
+}
+
+function accountAfterSave(account: Account | undefined): Account {
+  if (!account) throw new Error('account missing right after its upsert');
+  return account;
+}
+
+/**
+ * Every authenticated portal request is a sign-in: the account of the token's `sub` is created on
+ * first sight, its email and `email_verified` are refreshed from the token, and invitations to a
+ * verified email are linked. One read when nothing changed, one more round trip when something did.
+ */
+export async function signIn(db: Database, claims: PortalClaims): Promise<Account> {
+  const identity = identityOf(claims);
+  const { account, hasClaimableInvitation } = await findSignIn(db, identity);
+  if (account && !signInNeedsWrite(account, identity, hasClaimableInvitation)) return account;
+  return accountAfterSave(await saveSignIn(db, stateToSave(account, identity)));
+}
+
+/** `signIn` for a route under /tenant/{tenantId}, also loading the caller's membership of it and the tenant. */
+export async function signInToTenant(db: Database, claims: PortalClaims, tenantId: string) {
+  const identity = identityOf(claims);
+  const found = await findSignInToTenant(db, identity, tenantId);
+  if (found.account && !signInNeedsWrite(found.account, identity, found.hasClaimableInvitation)) {
+    return { account: found.account, member: found.member };
+  }
+  const saved = await saveSignInToTenant(db, stateToSave(found.account, identity), tenantId);
+  return { account: accountAfterSave(saved.account), member: saved.member };
 }

@@ -1,39 +1,35 @@
 import type { Database } from '../db/client';
-import type { AttributeType, Cohort } from '../db/schema';
+import type { AttributeType } from '../db/schema';
 import { definitionsByKeysQuery } from '../data/attributes';
-import { cohortMemberCondition } from '../data/cohort-conditions';
+import { compileCohortStatements } from '../data/cohort-compile';
 import {
   cohortByIdQuery,
   cohortPageQueries,
   deleteCohort as deleteCohortRow,
-  definitionsNamedByCohortsQuery,
   insertCohortQuery,
-  memberCountQuery,
   memberPageQuery,
   updateCohortQuery,
+  type CohortWithCounts,
 } from '../data/cohorts';
 import { tierLadderQuery, tierOnLadder } from '../data/customer-tiers';
-import {
-  attributeKeysOf,
-  checkRules,
-  deadKeysOf,
-  resolveRules,
-  storedRules,
-  type CohortRules,
-  type DefinitionRef,
-  type ResolvedRules,
-} from '../domain/cohort-rules';
+import { compileRules } from '../domain/cohort-forms';
+import { attributeKeysOf, checkRules, storedRules, type CohortRules, type DefinitionRef } from '../domain/cohort-rules';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { pageOf, type Page, type PageParams } from '../lib/paging';
-import type { CohortRulesInput, CohortView, CreateCohortInput, UpdateCohortInput } from '../schemas/cohort';
+import { MAX_COHORTS_PER_TENANT, type CohortRulesInput, type CohortView, type CreateCohortInput, type UpdateCohortInput } from '../schemas/cohort';
 import type { CustomerView } from '../schemas/customer';
 import { toCohortView } from '../views/cohort';
 import { toCustomerView } from '../views/customer';
 
-type Definitions = ReadonlyMap<string, DefinitionRef>;
+/**
+ * Cohorts read their member count, dead keys and members from what the database maintains
+ * (migrations/0004): listing costs one row per cohort listed, whatever the rules and however many
+ * customers (docs/DECISIONS.md, Cohorts at scale). Saving rules compiles them and evaluates the
+ * cohort once over the tenant's customers, in the same batch.
+ */
 
-const refsOf = (rows: readonly { id: string; key: string; type: AttributeType }[]): Definitions =>
+const refsOf = (rows: readonly { id: string; key: string; type: AttributeType }[]): ReadonlyMap<string, DefinitionRef> =>
   new Map(rows.map((row) => [row.key, { id: row.id, type: row.type }]));
 
 /** Stored form: every predicate carries `key` and `value` as strings ('' where they do not apply). */
@@ -45,70 +41,76 @@ function canonicalRules(input: CohortRulesInput): CohortRules {
   };
 }
 
-function currentRules(cohort: Cohort, definitions: Definitions): ResolvedRules {
-  return resolveRules(storedRules(cohort.rules), { definitions });
+const compileStatements = (db: Database, tenantId: string, id: string, rules: CohortRules) =>
+  compileCohortStatements(db, tenantId, id, rules, compileRules(rules));
+
+function viewOf(row: CohortWithCounts | undefined): CohortView {
+  if (!row) throw ApiError.notFound('Cohort');
+  if (row.memberCount === null || row.deadKeys === null) throw new Error(`cohort ${row.id} is not compiled`);
+  return toCohortView(row, { memberCount: row.memberCount, deadKeys: row.deadKeys, rules: storedRules(row.rules) });
 }
 
-function viewOf(row: Cohort, memberCount: number, definitions: Definitions): CohortView {
-  const rules = storedRules(row.rules);
-  return toCohortView(row, { memberCount, deadKeys: deadKeysOf(rules, definitions), rules });
-}
-
-/** Views with exact member counts: one count query per cohort, all in one batch. */
-async function viewsOf(db: Database, tenantId: string, rows: readonly Cohort[], definitions: Definitions): Promise<CohortView[]> {
-  const [first, ...rest] = rows.map((row) => memberCountQuery(db, cohortMemberCondition(tenantId, currentRules(row, definitions))));
-  if (!first) return [];
-  const counts = await db.batch([first, ...rest]);
-  return rows.map((row, index) => viewOf(row, counts[index]?.[0]?.value ?? 0, definitions));
-}
-
-async function loadCohort(db: Database, tenantId: string, id: string) {
-  const [[cohort], named] = await db.batch([cohortByIdQuery(db, tenantId, id), definitionsNamedByCohortsQuery(db, tenantId, id)]);
-  if (!cohort) throw ApiError.notFound('Cohort');
-  return { cohort, definitions: refsOf(named) };
+/**
+ * Cohorts saved before migration 0003 have no compiled rules yet: compiled (and counted) on their
+ * first read, once. True when some were, so that the caller reads them again.
+ */
+async function compiledLegacy(db: Database, tenantId: string, rows: readonly CohortWithCounts[]): Promise<boolean> {
+  const [first, ...rest] = rows.filter((row) => row.memberCount === null).flatMap((row) => compileStatements(db, tenantId, row.id, storedRules(row.rules)));
+  if (!first) return false;
+  await db.batch([first, ...rest]);
+  return true;
 }
 
 /** Checks rules against the tenant's current definitions and tiers (422 per predicate field). */
-async function checkedRules(db: Database, tenantId: string, input: CohortRulesInput) {
+async function checkedRules(db: Database, tenantId: string, input: CohortRulesInput): Promise<CohortRules> {
   const rules = canonicalRules(input);
   const [definitionRows, ladder] = await db.batch([definitionsByKeysQuery(db, tenantId, attributeKeysOf(rules)), tierLadderQuery(db, tenantId)]);
-  const definitions = refsOf(definitionRows);
-  return { rules, definitions, resolved: checkRules(rules, { definitions, tierIds: new Set(ladder.map((tier) => tier.id)) }) };
+  checkRules(rules, { definitions: refsOf(definitionRows), tierIds: new Set(ladder.map((tier) => tier.id)) });
+  return rules;
 }
 
 export async function listCohorts(db: Database, tenantId: string, params: PageParams): Promise<Page<CohortView>> {
-  const [rows, [total], named] = await db.batch([...cohortPageQueries(db, tenantId, params), definitionsNamedByCohortsQuery(db, tenantId)]);
-  return pageOf(await viewsOf(db, tenantId, rows, refsOf(named)), total?.value ?? 0, params);
+  const read = () => db.batch(cohortPageQueries(db, tenantId, params));
+  let [rows, [total]] = await read();
+  if (await compiledLegacy(db, tenantId, rows)) [rows, [total]] = await read();
+  return pageOf(rows.map(viewOf), total?.value ?? 0, params);
+}
+
+async function loadCohort(db: Database, tenantId: string, id: string): Promise<CohortWithCounts> {
+  let [row] = await cohortByIdQuery(db, tenantId, id);
+  if (row && (await compiledLegacy(db, tenantId, [row]))) [row] = await cohortByIdQuery(db, tenantId, id);
+  if (!row) throw ApiError.notFound('Cohort');
+  return row;
 }
 
 export async function getCohort(db: Database, tenantId: string, id: string): Promise<CohortView> {
-  const { cohort, definitions } = await loadCohort(db, tenantId, id);
-  const [view] = await viewsOf(db, tenantId, [cohort], definitions);
-  if (!view) throw new Error('cohort view missing');
-  return view;
+  return viewOf(await loadCohort(db, tenantId, id));
 }
 
+/** 422 past the per-tenant cohort limit, decided inside the batch (two creations cannot both take the last place). */
 export async function createCohort(db: Database, tenantId: string, createdBy: string, input: CreateCohortInput): Promise<CohortView> {
-  const { rules, definitions, resolved } = await checkedRules(db, tenantId, input.rules);
+  const rules = await checkedRules(db, tenantId, input.rules);
   const cohort = { id: newId('coh'), tenantId, name: input.name, description: input.description, rules, createdBy };
-  const [[row], [members]] = await db.batch([insertCohortQuery(db, cohort), memberCountQuery(db, cohortMemberCondition(tenantId, resolved))]);
-  if (!row) throw new Error('cohort insert returned nothing');
-  return viewOf(row, members?.value ?? 0, definitions);
+  const [inserted, , , , , [row]] = await db.batch([
+    insertCohortQuery(db, cohort, MAX_COHORTS_PER_TENANT),
+    ...compileStatements(db, tenantId, cohort.id, rules),
+    cohortByIdQuery(db, tenantId, cohort.id),
+  ]);
+  if (inserted.length === 0) {
+    throw new ApiError('VALIDATION_FAILED', `A tenant has at most ${MAX_COHORTS_PER_TENANT} cohorts: delete one before creating another`);
+  }
+  return viewOf(row);
 }
 
-/** PATCH: 404 before 422, so a missing cohort is reported whatever the body says. */
+/** PATCH: 404 before 422, so a missing cohort is reported whatever the body says. New rules are re-evaluated in the same batch. */
 export async function updateCohort(db: Database, tenantId: string, id: string, input: UpdateCohortInput): Promise<CohortView> {
-  const { cohort, definitions: stored } = await loadCohort(db, tenantId, id);
-  const checked = input.rules ? await checkedRules(db, tenantId, input.rules) : undefined;
-  const definitions = checked?.definitions ?? stored;
-  const resolved = checked?.resolved ?? currentRules(cohort, stored);
-  const changes = { name: input.name, description: input.description, rules: checked?.rules };
-  const [[row], [members]] = await db.batch([
-    updateCohortQuery(db, tenantId, id, changes),
-    memberCountQuery(db, cohortMemberCondition(tenantId, resolved)),
-  ]);
-  if (!row) throw ApiError.notFound('Cohort');
-  return viewOf(row, members?.value ?? 0, definitions);
+  await loadCohort(db, tenantId, id);
+  const rules = input.rules ? await checkedRules(db, tenantId, input.rules) : undefined;
+  const update = updateCohortQuery(db, tenantId, id, { name: input.name, description: input.description, rules });
+  const reread = cohortByIdQuery(db, tenantId, id);
+  if (!rules) return viewOf((await db.batch([update, reread]))[1][0]);
+  const [, , , , , [row]] = await db.batch([update, ...compileStatements(db, tenantId, id, rules), reread]);
+  return viewOf(row);
 }
 
 export async function deleteCohort(db: Database, tenantId: string, id: string): Promise<{ success: true }> {
@@ -116,14 +118,10 @@ export async function deleteCohort(db: Database, tenantId: string, id: string): 
   return { success: true };
 }
 
-/** The cohort's members, newest first, counted by the same condition that lists them. */
+/** The cohort's members, newest first; the total is its maintained member count, read in the same batch. */
 export async function listCohortMembers(db: Database, tenantId: string, id: string, params: PageParams): Promise<Page<CustomerView>> {
-  const { cohort, definitions } = await loadCohort(db, tenantId, id);
-  const condition = cohortMemberCondition(tenantId, currentRules(cohort, definitions));
-  const [rows, [total], ladder] = await db.batch([
-    memberPageQuery(db, condition, params),
-    memberCountQuery(db, condition),
-    tierLadderQuery(db, tenantId),
-  ]);
-  return pageOf(rows.map((customer) => toCustomerView(customer, tierOnLadder(ladder, customer))), total?.value ?? 0, params);
+  await loadCohort(db, tenantId, id);
+  const [[cohort], rows, ladder] = await db.batch([cohortByIdQuery(db, tenantId, id), memberPageQuery(db, tenantId, id, params), tierLadderQuery(db, tenantId)]);
+  const { member_count: total } = viewOf(cohort);
+  return pageOf(rows.map((customer) => toCustomerView(customer, tierOnLadder(ladder, customer))), total, params);
 }

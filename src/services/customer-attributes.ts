@@ -1,5 +1,5 @@
 import type { Database } from '../db/client';
-import { allDefinitionsQuery, customerValuesQuery, valueWriteStatements, type ValueWrite } from '../data/attributes';
+import { allDefinitionsQuery, customerValuesQuery, isDefinitionMissing, valueWriteStatements, type ValueWrite } from '../data/attributes';
 import { customerByIdQuery } from '../data/customers';
 import { parseAttributeValue } from '../domain/attributes';
 import { ApiError, type FieldError } from '../lib/errors';
@@ -15,6 +15,19 @@ async function loadCustomerValues(db: Database, tenantId: string, customerId: st
   ]);
   if (!customer) throw ApiError.notFound('Customer');
   return { definitions, values };
+}
+
+/**
+ * A definition deleted between the read and the write aborts the write (no value outlives its
+ * definition): answered as if the key had not been defined, 422 at `values.<key>`.
+ */
+async function rethrowDeletedDefinitions(db: Database, tenantId: string, written: ReadonlyMap<string, string>, error: unknown): Promise<never> {
+  if (!isDefinitionMissing(error)) throw error;
+  const current = new Map((await allDefinitionsQuery(db, tenantId)).map((definition) => [definition.key, definition.id]));
+  const errors = [...written]
+    .filter(([key, definitionId]) => current.get(key) !== definitionId)
+    .map(([key]) => ({ path: `values.${key}`, message: `Attribute "${key}" is not defined` }));
+  throw new ApiError('VALIDATION_FAILED', 'Some attribute values are not valid', { errors });
 }
 
 /** One entry per definition of the tenant, `value` null where the customer has none. */
@@ -54,7 +67,10 @@ export async function setCustomerAttributes(
   if (errors.length > 0) throw new ApiError('VALIDATION_FAILED', 'Some attribute values are not valid', { errors });
 
   const [first, ...rest] = valueWriteStatements(db, tenantId, customerId, writes);
-  if (first) await db.batch([first, ...rest]);
+  if (first) {
+    const written = new Map(Object.keys(input.values).map((key) => [key, byKey.get(key)?.id ?? '']));
+    await db.batch([first, ...rest]).catch((error: unknown) => rethrowDeletedDefinitions(db, tenantId, written, error));
+  }
   const after = new Map(values.map((value) => [value.definitionId, value]));
   for (const { definitionId, stored } of writes) {
     if (stored === null) after.delete(definitionId);

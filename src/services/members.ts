@@ -2,14 +2,15 @@ import type { Database } from '../db/client';
 import type { Role } from '../db/schema';
 import {
   deleteMember,
-  findAccountByEmail,
   findExistingMembership,
   findMemberWithSuperAdminCount,
-  insertMembership,
+  findVerifiedAccountByEmail,
+  insertInvitation,
   listMembers as listMemberRows,
   updateMemberRole,
 } from '../data/members';
 import { violatesUnique } from '../data/db-errors';
+import { normalizeEmail } from '../domain/identity';
 import { assertKeepsSuperAdmin, assertMayHandleRoles, isActiveSuperAdmin, lastSuperAdminError } from '../domain/members';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -32,26 +33,20 @@ export async function listMembers(db: Database, tenantId: string, params: PagePa
 const alreadyMember = () => new ApiError('CONFLICT', 'This person is already a member of the tenant', { path: 'email' });
 
 /**
- * Invites a person by email. Someone who already has an account is linked at once (active);
- * otherwise the invitation waits and is linked at their first sign-in (data/accounts.ts).
+ * Invites a person by email. An account whose identity provider verified that very email is linked
+ * at once (active); otherwise the invitation waits until someone signs in with that email verified
+ * (services/accounts.ts). An account holding the email unverified is never linked.
  */
 export async function inviteMember(db: Database, tenantId: string, input: { actor: Actor; email: string; role: Role }): Promise<MemberView> {
   assertMayHandleRoles(input.actor.role, [input.role]);
-  const email = input.email.trim().toLowerCase();
-  const account = await findAccountByEmail(db, email);
+  const email = normalizeEmail(input.email);
+  const account = await findVerifiedAccountByEmail(db, email);
   if (await findExistingMembership(db, tenantId, email, account?.id)) throw alreadyMember();
-  const membership = await insertMembership(db, {
-    id: newId('mem'),
-    tenantId,
-    accountId: account?.id ?? null,
-    email,
-    role: input.role,
-    status: account ? 'active' : 'invited',
-  }).catch((error: unknown) => {
+  const row = await insertInvitation(db, { id: newId('mem'), tenantId, email, role: input.role }, account?.id).catch((error: unknown) => {
     // A concurrent invitation of the same person won the unique index.
     throw violatesUnique(error) ? alreadyMember() : error;
   });
-  return toMemberView(membership, account ?? null);
+  return toMemberView(row.membership, row.account);
 }
 
 /** The member addressed by `userId` (404 if none) and the tenant's active super_admin count. */

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { hmacHex, signingString } from '../../src/auth/signature';
 import { insertApiKey } from '../../src/data/api-keys';
+import { generateCredential } from '../../src/domain/api-keys';
 import { revokeApiKey } from '../../src/services/api-keys';
 import { apiKeys, customers, idempotencyRecords, internalTransactions } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
@@ -95,7 +96,7 @@ describe('gateway authentication: headers', () => {
 
   it('rejects an unknown key id', async () => {
     const { key } = await setup();
-    expectDenied(await send({ ...key, keyId: 'key_doesnotexist' }, 'GET', `${TX_PATH}/itx_x`), 'Unknown API key');
+    expectDenied(await send({ ...key, keyId: generateCredential().keyId }, 'GET', `${TX_PATH}/itx_x`), 'Unknown API key');
   });
 
   it('rejects a signature that is not lowercase hex', async () => {
@@ -139,7 +140,7 @@ describe('gateway authentication: timestamp (checked first, without the secret)'
     const broken = await insertApiKey(db(), {
       id: newId('apk'),
       tenantId: tenant.id,
-      keyId: `key_${newId('x').slice(2)}`,
+      keyId: generateCredential().keyId,
       name: 'corrupt',
       label: 'corrupt',
       secretCiphertext: 'not.a-ciphertext',

@@ -170,7 +170,7 @@ describe('gateway round trips', () => {
     expect(after.path.d1).toEqual([]);
   });
 
-  it('write: the guard rides in the first D1 round trip (with the idempotency claim), never in a round trip of its own', async () => {
+  it('write: the guard rides in the first D1 round trip (with the signature use and the idempotency claim), never in a round trip of its own', async () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
     const userId = newId('cus');
@@ -184,9 +184,12 @@ describe('gateway round trips', () => {
     expect(isGuard(first?.[0] ?? '')).toBe(true);
     expect(first?.length).toBeGreaterThan(1);
     expect(rest.flat().some(isGuard)).toBe(false);
+    expect(first?.some((sql) => sql.startsWith('insert into "gateway_signature_uses"'))).toBe(true);
+    expect(first?.some((sql) => sql.startsWith('insert into "idempotency_records"'))).toBe(true);
+    expect(write.path.d1).toHaveLength(3);
   });
 
-  it('stale timestamp or unknown key: nothing, or only the lookups', async () => {
+  it('stale timestamp, malformed or unknown key: nothing, or only the lookups', async () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
     const { trips, env: countedEnv } = recorder();
@@ -198,7 +201,11 @@ describe('gateway round trips', () => {
     await waitOnExecutionContext(ctx);
     expect(trips).toEqual([]);
 
-    const unknown = await measure({ ...key, keyId: 'key_unknown' }, 'GET', TX);
+    const malformed = await measure({ ...key, keyId: `key_${'a'.repeat(502)}` }, 'GET', TX);
+    expectError(malformed.res, 401, 'AUTH_INVALID_CREDENTIALS', 'X-Tenant-Key is not an API key id');
+    expect([...malformed.path.kv, ...malformed.path.d1, ...malformed.background.kv, ...malformed.background.d1]).toEqual([]);
+
+    const unknown = await measure({ ...key, keyId: generateCredential().keyId }, 'GET', TX);
     expectError(unknown.res, 401, 'AUTH_INVALID_CREDENTIALS', 'Unknown API key');
     expect(unknown.path.kv).toEqual(['get']);
     expect(unknown.path.d1).toHaveLength(1);

@@ -71,7 +71,7 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
     expectOk(await earnWith(key, 'route-1', body), 201, internalTransactionSchema);
     const otherPath = await gatewayCall(key, 'POST', '/api/v1/gateway/customers', { body, idempotencyKey: 'route-1' });
     expectError(otherPath, 422, 'IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for POST /api/v1/gateway/xp');
-    const otherMethod = await gatewayCall(key, 'DELETE', XP, { idempotencyKey: 'route-1' });
+    const otherMethod = await gatewayCall(key, 'PUT', `/api/v1/gateway/customers/${userId}/attributes`, { body: { values: { plan: 'pro' } }, idempotencyKey: 'route-1' });
     expectError(otherMethod, 422, 'IDEMPOTENCY_KEY_REUSED', /POST \/api\/v1\/gateway\/xp/);
   });
 

@@ -40,10 +40,10 @@ describe('POST /gateway/xp', () => {
     expect(await ledgerState(tenant.id, userId)).toEqual({ balance: 150, lifetime: 150, ledgerSum: 150, entries: 1 });
   });
 
-  it('accepts a JSON integer amount and the xp_bonus type; notes and metadata are optional', async () => {
+  it('accepts the xp_bonus type; notes and metadata are optional', async () => {
     const { tenant, key } = await setup();
     const userId = await createCustomer(tenant.id);
-    const data = expectOk(await earn(key, { user_id: userId, type: 'xp_bonus', amount: 25 }), 201, internalTransactionSchema);
+    const data = expectOk(await earn(key, { user_id: userId, type: 'xp_bonus', amount: '25' }), 201, internalTransactionSchema);
     expect(data).toMatchObject({ type: 'xp_bonus', amount: '25', notes: null, metadata: null });
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 25, lifetime: 25 });
   });
@@ -86,6 +86,8 @@ describe('POST /gateway/xp', () => {
     ['a negative amount', '-5'],
     ['an amount over the maximum', String(MAX_XP_AMOUNT + 1)],
     ['a boolean', true],
+    ['a JSON integer (amounts are strings)', 25],
+    ['a leading zero', '025'],
   ])('rejects %s as amount with 422 on the amount field', async (_, amount) => {
     const { tenant, key } = await setup();
     const userId = await createCustomer(tenant.id);
@@ -100,7 +102,24 @@ describe('POST /gateway/xp', () => {
     expectOk(await earn(key, { user_id: userId, type: 'xp_earn', amount: String(MAX_XP_AMOUNT) }), 201, internalTransactionSchema);
   });
 
-  it('rejects other types, unknown fields, a missing user_id and non-object metadata with 422', async () => {
+  it('tells a client sending a JSON number to send a string', async () => {
+    const { tenant, key } = await setup();
+    const userId = await createCustomer(tenant.id);
+    const body = expectError(await earn(key, { user_id: userId, type: 'xp_earn', amount: 150 }), 422, 'VALIDATION_FAILED');
+    expect(body.errors).toEqual([{ path: 'amount', message: 'Send the amount as a string, e.g. "150"' }]);
+  });
+
+  it.each([['a string', 'order 7'], ['an array', [1, 'two']], ['a number', 3], ['null', null], ['an object', { nested: { deep: true } }]])(
+    'stores %s as metadata and answers it as sent (metadata is any JSON)',
+    async (_, metadata) => {
+      const { tenant, key } = await setup();
+      const userId = await createCustomer(tenant.id);
+      const data = expectOk(await earn(key, { user_id: userId, type: 'xp_earn', amount: '10', metadata }), 201, internalTransactionSchema);
+      expect(data.metadata).toEqual(metadata);
+    },
+  );
+
+  it('rejects other types, unknown fields and a missing user_id with 422', async () => {
     const { tenant, key } = await setup();
     const userId = await createCustomer(tenant.id);
     const cases: [unknown, string][] = [
@@ -108,7 +127,6 @@ describe('POST /gateway/xp', () => {
       [{ user_id: userId, type: 'xp_redeem', amount: '10' }, 'type'],
       [{ user_id: userId, type: 'xp_earn', amount: '10', status: 'pending' }, 'status'],
       [{ type: 'xp_earn', amount: '10' }, 'user_id'],
-      [{ user_id: userId, type: 'xp_earn', amount: '10', metadata: 'text' }, 'metadata'],
     ];
     for (const [body, path] of cases) {
       const error = expectError(await earn(key, body), 422, 'VALIDATION_FAILED');

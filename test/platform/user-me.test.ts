@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { currentAccountSchema } from '../../src/schemas/account';
 import { tenantSchema } from '../../src/schemas/tenant';
 import { call, expectError, expectOk } from '../support/http';
+import { newIdentity, portalToken } from '../support/tokens';
 import { addMember, createPerson, createTenant, portalCall } from '../support/world';
 
 describe('GET /user/me', () => {
@@ -28,6 +29,15 @@ describe('GET /user/me', () => {
     expectOk(await portalCall(tenant.owner, 'DELETE', `/api/v1/tenant/${tenant.id}/members/${person.accountId}`), 200, z.null());
     const me = expectOk(await portalCall(person, 'GET', '/api/v1/user/me'), 200, currentAccountSchema);
     expect(me.memberships).toEqual([]);
+  });
+
+  it('shows the email of the latest sign-in (trimmed, lowercased) and keeps the first username', async () => {
+    const person = await createPerson();
+    const before = expectOk(await portalCall(person, 'GET', '/api/v1/user/me'), 200, currentAccountSchema);
+    const newEmail = newIdentity('moved').email;
+    const moved = { token: await portalToken({ sub: person.sub, email: ` ${newEmail.toUpperCase()} `, username: 'someone-else' }) };
+    const after = expectOk(await portalCall(moved, 'GET', '/api/v1/user/me'), 200, currentAccountSchema);
+    expect(after).toEqual({ ...before, email: newEmail });
   });
 
   it('requires a token (401)', async () => {

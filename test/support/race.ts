@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { createApp } from '../../src/app';
-import { signRequest } from '../../src/auth/signature';
 import { newId } from '../../src/lib/ids';
 import { BASE, type JsonResponse } from './http';
+import { signFresh } from './signing';
 import type { TestApiKey } from './world';
 
 /**
@@ -119,10 +119,10 @@ function gatedD1(real: D1Database, gate: RegExp, atGate: () => Promise<() => voi
   } as unknown as D1Database;
 }
 
-/** A signed gateway request (a fresh X-Idempotency-Key on writes unless one is given). */
+/** A signed gateway request, signed afresh (signFresh), with a fresh X-Idempotency-Key on writes unless one is given. */
 export async function gatewayRequest(key: TestApiKey, method: string, path: string, options: { body?: unknown; idempotencyKey?: string } = {}): Promise<Request> {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const headers: Record<string, string> = await signRequest({ keyId: key.keyId, secret: key.secret, method, url: path, body });
+  const headers: Record<string, string> = await signFresh({ keyId: key.keyId, secret: key.secret, method, url: path, body });
   if (body !== undefined) {
     headers['content-type'] = 'application/json';
     headers['x-idempotency-key'] = options.idempotencyKey ?? newId('idem');

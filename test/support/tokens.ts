@@ -6,6 +6,8 @@ export type TokenOptions = {
   sub?: string;
   email?: string;
   username?: string;
+  /** The `email_verified` claim: true unless a test says otherwise; `'omitted'` leaves the claim out (counts as unverified). */
+  emailVerified?: boolean | 'omitted';
   key?: 'rs256' | 'es256' | 'rogueRs256';
   claims?: Record<string, unknown>;
 };
@@ -23,9 +25,11 @@ export function newIdentity(label = 'person') {
 export async function portalToken(options: TokenOptions = {}): Promise<string> {
   const identity = newIdentity();
   const now = Math.floor(Date.now() / 1000);
+  const emailVerified = options.emailVerified ?? true;
   const payload = {
     sub: options.sub ?? identity.sub,
     email: options.email ?? identity.email,
+    ...(emailVerified === 'omitted' ? {} : { email_verified: emailVerified }),
     preferred_username: options.username ?? identity.username,
     iss: env.AUTH_ISSUER,
     aud: env.AUTH_AUDIENCE,

@@ -3,8 +3,8 @@ import { createDatabase } from '../../src/db/client';
 import { accounts, memberships, tenants, type Role } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { createApiKey } from '../../src/services/api-keys';
-import { signRequest } from '../../src/auth/signature';
 import { call } from './http';
+import { signFresh } from './signing';
 import { newIdentity, portalToken } from './tokens';
 
 export const db = () => createDatabase(env.DB);
@@ -12,11 +12,11 @@ export const db = () => createDatabase(env.DB);
 export type TestMember = { accountId: string; sub: string; email: string; token: string; role: Role };
 export type TestTenant = { id: string; name: string; slug: string; owner: TestMember };
 
-/** A signed-in person with an account row (as after a first sign-in). */
+/** A signed-in person with an account row (as after a first sign-in with a verified email, as `portalToken` mints by default). */
 export async function createPerson(label = 'person'): Promise<Omit<TestMember, 'role'>> {
   const identity = newIdentity(label);
   const accountId = newId('acc');
-  await db().insert(accounts).values({ id: accountId, sub: identity.sub, email: identity.email, username: identity.username });
+  await db().insert(accounts).values({ id: accountId, sub: identity.sub, email: identity.email, emailVerified: true, username: identity.username });
   const token = await portalToken({ sub: identity.sub, email: identity.email, username: identity.username });
   return { accountId, sub: identity.sub, email: identity.email, token };
 }
@@ -49,6 +49,8 @@ const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 /**
  * A signed gateway call; `body` is serialized once, signed and sent as that exact string. Writes get
  * a fresh X-Idempotency-Key unless the test passes its own (or `idempotencyKey: null` for none).
+ * Each call is signed afresh (signFresh): a repeated write is a new request, not a replay of a
+ * signature. `path` is sent as given; the signature covers its canonical form, as the Worker's does.
  */
 export async function gatewayCall(
   key: TestApiKey,
@@ -57,7 +59,7 @@ export async function gatewayCall(
   options: { body?: unknown; headers?: Record<string, string>; timestamp?: number; idempotencyKey?: string | null } = {},
 ) {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const signed = await signRequest({ keyId: key.keyId, secret: key.secret, method, url: path, body, timestamp: options.timestamp });
+  const signed = await signFresh({ keyId: key.keyId, secret: key.secret, method, url: path, body, timestamp: options.timestamp });
   const headers: Record<string, string> = { ...signed, ...options.headers };
   const idempotencyKey = options.idempotencyKey === undefined ? newId('idem') : options.idempotencyKey;
   if (WRITE_METHODS.includes(method.toUpperCase()) && idempotencyKey !== null) headers['X-Idempotency-Key'] ??= idempotencyKey;

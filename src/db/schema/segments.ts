@@ -50,6 +50,99 @@ export const cohorts = sqliteTable(
   (t) => [index('cohorts_tenant_created').on(t.tenantId, t.createdAt)],
 );
 
+/**
+ * A cohort compiled for the SQL evaluator of migrations/0004 (view `cohort_matches`): its operator,
+ * and what the triggers of that migration keep current in the same transaction as every write that
+ * can change them. A narrow row, so that a count change never rewrites the cohort's rules. A cohort
+ * without one (saved before migration 0003) is compiled on its first read.
+ */
+export const compiledCohorts = sqliteTable(
+  'compiled_cohorts',
+  {
+    tenantId: tenantId(),
+    cohortId: text('cohort_id').notNull(),
+    operator: text('operator', { enum: ['and', 'or'] }).notNull(),
+    memberCount: integer('member_count').notNull().default(0),
+    /** Attribute keys named by the rules that are not defined, in order of first mention. */
+    deadKeys: text('dead_keys', { mode: 'json' }).$type<string[]>().notNull().default([]),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.cohortId] })],
+);
+
+export const predicateStorages = ['text', 'number', 'list'] as const;
+export type PredicateStorage = (typeof predicateStorages)[number];
+/** A predicate's operand as the SQL evaluator compares it: against `value_text` or `value_number`. */
+export type PredicateOperand = { storage: PredicateStorage; text: string | null; number: number | null; list: (string | number)[] | null };
+
+/**
+ * A cohort's rules compiled for the SQL evaluator (migrations/0004, view `cohort_matches`), one row
+ * per predicate. An attribute predicate keeps its operand under every attribute type it fits
+ * (`forms`), and the columns `definition_id`, `storage` and `operand_*` hold the form of the key's
+ * current definition (kept current by triggers on attribute_definitions; no definition or no
+ * fitting form: `definition_id` null, the predicate never matches).
+ */
+export const cohortPredicates = sqliteTable(
+  'cohort_predicates',
+  {
+    tenantId: tenantId(),
+    cohortId: text('cohort_id').notNull(),
+    position: integer('position').notNull(),
+    subject: text('subject').notNull(),
+    attributeKey: text('attribute_key').notNull().default(''),
+    op: text('op').notNull(),
+    forms: text('forms', { mode: 'json' }).$type<Partial<Record<AttributeType, PredicateOperand>>>(),
+    definitionId: text('definition_id'),
+    storage: text('storage', { enum: predicateStorages }),
+    operandText: text('operand_text'),
+    operandNumber: real('operand_number'),
+    operandList: text('operand_list'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.cohortId, t.position] }),
+    index('cohort_predicates_subject').on(t.tenantId, t.subject, t.attributeKey),
+    index('cohort_predicates_definition').on(t.tenantId, t.definitionId),
+  ],
+);
+
+/** The customers a cohort matches now (maintained by migrations/0004); newest first by the second index. */
+export const cohortMemberships = sqliteTable(
+  'cohort_memberships',
+  {
+    tenantId: tenantId(),
+    cohortId: text('cohort_id').notNull(),
+    customerId: text('customer_id').notNull(),
+    customerCreatedAt: text('customer_created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.cohortId, t.customerId] }),
+    index('cohort_memberships_newest').on(t.tenantId, t.cohortId, t.customerCreatedAt, t.customerId),
+    index('cohort_memberships_customer').on(t.tenantId, t.customerId),
+  ],
+);
+
+export const refreshCandidates = ['everyone', 'members', 'none'] as const;
+
+/**
+ * Requests to re-evaluate one cohort, empty at rest: inserting a row runs the refresh (a trigger of
+ * migrations/0004) and removes it. The customers re-evaluated are `candidates`: `everyone`,
+ * `members` (a change that can only remove), or `none` (only `dead_keys` and the predicates' forms);
+ * with a lifetime XP band (a tier ladder change), only those in [from, below).
+ */
+export const cohortRefreshes = sqliteTable('cohort_refreshes', {
+  tenantId: tenantId(),
+  cohortId: text('cohort_id').notNull(),
+  candidates: text('candidates', { enum: refreshCandidates }).notNull().default('everyone'),
+  fromLifetimeXp: integer('from_lifetime_xp'),
+  belowLifetimeXp: integer('below_lifetime_xp'),
+});
+
+/** Requests to re-evaluate one customer for the cohorts listed (JSON array of ids); empty at rest, like cohort_refreshes. */
+export const customerRefreshes = sqliteTable('customer_refreshes', {
+  tenantId: tenantId(),
+  customerId: text('customer_id').notNull(),
+  cohortIds: text('cohort_ids').notNull(),
+});
+
 /** Stored outcome of a gateway write, replayed for 24 h (IETF Idempotency-Key draft). */
 export const idempotencyRecords = sqliteTable(
   'idempotency_records',
@@ -91,5 +184,6 @@ export type AttributeDefinition = typeof attributeDefinitions.$inferSelect;
 export type AttributeType = (typeof attributeTypes)[number];
 export type CustomerAttributeValue = typeof customerAttributeValues.$inferSelect;
 export type Cohort = typeof cohorts.$inferSelect;
+export type CohortPredicateRow = typeof cohortPredicates.$inferInsert;
 export type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;
 export type GatewaySignatureUse = typeof gatewaySignatureUses.$inferSelect;

@@ -1,8 +1,9 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { GatewayEnv } from '../../env';
 import { errorResponses, okResponse } from '../../lib/openapi';
 import { internalTransactionSchema } from '../../schemas/internal-transaction';
 import { getInternalTransaction } from '../../services/internal-transactions';
+import { internalTransactionParams } from './params';
 import { gatewaySecurity } from './security';
 
 const route = createRoute({
@@ -11,7 +12,7 @@ const route = createRoute({
   tags: ['Gateway'],
   summary: 'Get an internal transaction',
   security: gatewaySecurity,
-  request: { params: z.object({ internal_transaction_id: z.string().min(1) }) },
+  request: { params: internalTransactionParams },
   responses: {
     200: okResponse(internalTransactionSchema, 'The internal transaction'),
     ...errorResponses(401, 404),

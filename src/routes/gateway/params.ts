@@ -1,11 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { pathId } from '../../schemas/common';
 
 /** `{userId}` of the gateway customer routes: the customer id (`cus_...`), not the external id. */
-export const customerParams = z.object({
-  userId: z.string().min(1).openapi({ param: { name: 'userId', in: 'path' }, description: 'The customer id' }),
-});
+export const customerParams = z.object({ userId: pathId('userId', 'The customer id') });
 
 /** `{userId}` and `{tierId}` of the eligibility route. */
-export const customerTierParams = customerParams.extend({
-  tierId: z.string().min(1).openapi({ param: { name: 'tierId', in: 'path' } }),
-});
+export const customerTierParams = customerParams.extend({ tierId: pathId('tierId') });
+
+/** `{internal_transaction_id}` (spec name). */
+export const internalTransactionParams = z.object({ internal_transaction_id: pathId('internal_transaction_id') });
+
+/** `{redemption_id}` (spec name). */
+export const redemptionParams = z.object({ redemption_id: pathId('redemption_id') });

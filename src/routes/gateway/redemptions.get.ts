@@ -1,8 +1,9 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { GatewayEnv } from '../../env';
 import { errorResponses, okResponse } from '../../lib/openapi';
 import { redemptionSchema } from '../../schemas/redemption';
 import { getRedemption } from '../../services/redemptions';
+import { redemptionParams } from './params';
 import { gatewaySecurity } from './security';
 
 const route = createRoute({
@@ -11,7 +12,7 @@ const route = createRoute({
   tags: ['Gateway'],
   summary: 'Get a redemption',
   security: gatewaySecurity,
-  request: { params: z.object({ redemption_id: z.string().min(1) }) },
+  request: { params: redemptionParams },
   responses: {
     200: okResponse(redemptionSchema, 'The redemption'),
     ...errorResponses(401, 404),

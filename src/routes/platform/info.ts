@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponsesWithoutMisconfiguration, okResponse } from '../../lib/openapi';
 
 export const SERVICE_NAME = 'loyalty-platform';
 export const SERVICE_VERSION = '1.0.0';
@@ -12,7 +12,7 @@ const route = createRoute({
   path: '/info',
   tags: ['Platform'],
   summary: 'Service name, version and environment (no token)',
-  responses: { 200: okResponse(infoSchema, 'Service information'), ...errorResponses() },
+  responses: { 200: okResponse(infoSchema, 'Service information'), ...errorResponsesWithoutMisconfiguration() },
 });
 
 export function registerInfo(app: OpenAPIHono<AppEnv>) {

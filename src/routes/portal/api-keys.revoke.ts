@@ -1,10 +1,10 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { PortalEnv } from '../../env';
 import { assertCan } from '../../domain/permissions';
 import { errorResponses, okResponse } from '../../lib/openapi';
 import { apiKeySchema } from '../../schemas/api-key';
 import { revokeApiKey } from '../../services/api-keys';
-import { tenantParams } from './params';
+import { apiKeyParams } from './params';
 import { portalSecurity } from './security';
 
 const route = createRoute({
@@ -16,7 +16,7 @@ const route = createRoute({
     'The very next gateway request with the key fails (401), at every location. Revoking a revoked key answers the record unchanged. Rotation: create the replacement, switch the backend to it, then revoke the old key.',
   security: portalSecurity,
   request: {
-    params: tenantParams.extend({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' }, description: 'The record id (not the key_id)' }) }),
+    params: apiKeyParams,
   },
   responses: {
     200: okResponse(apiKeySchema, 'The key, now revoked'),

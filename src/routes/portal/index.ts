@@ -1,6 +1,7 @@
 import { createRouter } from '../../lib/openapi';
 import type { PortalEnv } from '../../env';
 import { authenticateMember } from '../../middleware/portal-auth';
+import { requireWellFormedTenantId } from './params';
 import { registerPortalInternalTransactionGet } from './internal-transactions.get';
 import { registerPortalInternalTransactionsList } from './internal-transactions.list';
 import { registerPortalXpAdjustmentCreate } from './xp-adjustments.create';
@@ -51,7 +52,7 @@ import { registerOnchainAssetsUpdate } from './onchain-assets.update';
 /** The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant. */
 export function portalApp() {
   const app = createRouter<PortalEnv>();
-  app.use('*', authenticateMember);
+  app.use('*', requireWellFormedTenantId, authenticateMember);
   registerMembersList(app);
   registerMembersCreate(app);
   registerMembersUpdate(app);

@@ -1,9 +1,9 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { PortalEnv } from '../../env';
 import { errorResponses, okResponse } from '../../lib/openapi';
 import { internalTransactionSchema } from '../../schemas/internal-transaction';
 import { getInternalTransaction } from '../../services/internal-transactions';
-import { tenantParams } from './params';
+import { internalTransactionParams } from './params';
 import { portalSecurity } from './security';
 
 const route = createRoute({
@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ['Internal transactions'],
   summary: 'Get an internal transaction, with tenant and user briefs',
   security: portalSecurity,
-  request: { params: tenantParams.extend({ internal_transaction_id: z.string().min(1) }) },
+  request: { params: internalTransactionParams },
   responses: {
     200: okResponse(internalTransactionSchema, 'The internal transaction'),
     ...errorResponses(401, 404),

@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ['Members'],
   summary: 'Invite a person by email',
   description:
-    'A person who already has an account is linked at once (`active`); otherwise the membership is `invited` until they first sign in with that email. Only a super_admin may grant `super_admin`.',
+    'A person whose account holds this email, verified by the identity provider (`email_verified`), is linked at once (`active`); otherwise the membership is `invited` until someone signs in with that email verified. Emails are compared trimmed and lowercased. Only a super_admin may grant `super_admin`.',
   security: portalSecurity,
   request: { params: tenantParams, body: jsonBody(inviteMemberBodySchema) },
   responses: {

@@ -1,57 +1,57 @@
 import { z } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
+import type { PortalEnv } from '../../env';
+import { ApiError } from '../../lib/errors';
+import { fieldErrors } from '../../lib/openapi';
+import { pathId } from '../../schemas/common';
 
 /** The `{tenantId}` path segment of every portal route (membership is checked by authenticateMember). */
-export const tenantParams = z.object({
-  tenantId: z.string().min(1).openapi({ param: { name: 'tenantId', in: 'path' }, example: 'ten_3k9q...' }),
+export const tenantParams = z.object({ tenantId: pathId('tenantId', 'The tenant id (`ten_...`)') });
+
+/**
+ * Checks `{tenantId}` before authentication looks the membership up: a malformed id is a 422 and
+ * never reaches storage. (Route validators run after the surface's middleware, too late for this.)
+ */
+export const requireWellFormedTenantId = createMiddleware<PortalEnv>(async function requireWellFormedTenantId(c, next) {
+  const parsed = tenantParams.safeParse({ tenantId: c.req.param('tenantId') });
+  if (!parsed.success) throw new ApiError('VALIDATION_FAILED', 'The request is not valid', { errors: fieldErrors(parsed.error) });
+  await next();
 });
 
 /** `{userId}` of the member routes. */
 export const memberParams = tenantParams.extend({
-  userId: z.string().min(1).openapi({
-    param: { name: 'userId', in: 'path' },
-    description: "The person's user id (not the membership id); for an invitation not yet accepted, its membership id.",
-  }),
+  userId: pathId('userId', "The person's user id (not the membership id); for an invitation not yet accepted, its membership id."),
 });
 
 /** `{attributeId}` of the attribute definition routes. */
-export const attributeParams = tenantParams.extend({
-  attributeId: z.string().min(1).openapi({ param: { name: 'attributeId', in: 'path' }, description: 'The definition id (as returned by create)' }),
-});
+export const attributeParams = tenantParams.extend({ attributeId: pathId('attributeId', 'The definition id (as returned by create)') });
 
 /** `{customer_id}` of the customer attribute routes (spec name). */
-export const customerAttributeParams = tenantParams.extend({
-  customer_id: z.string().min(1).openapi({ param: { name: 'customer_id', in: 'path' } }),
-});
+export const customerAttributeParams = tenantParams.extend({ customer_id: pathId('customer_id', 'The customer id') });
 
 /** `{cohortId}` of the cohort routes. */
-export const cohortParams = tenantParams.extend({
-  cohortId: z.string().min(1).openapi({ param: { name: 'cohortId', in: 'path' } }),
-});
+export const cohortParams = tenantParams.extend({ cohortId: pathId('cohortId') });
 
 /** `{userId}` of the customer routes: the customer id (`cus_...`). */
-export const customerParams = tenantParams.extend({
-  userId: z.string().min(1).openapi({ param: { name: 'userId', in: 'path' }, description: 'The customer id' }),
-});
+export const customerParams = tenantParams.extend({ userId: pathId('userId', 'The customer id') });
 
 /** `{tierId}` of the tier routes. */
-export const tierParams = tenantParams.extend({
-  tierId: z.string().min(1).openapi({ param: { name: 'tierId', in: 'path' } }),
-});
+export const tierParams = tenantParams.extend({ tierId: pathId('tierId') });
 
 /** `{userId}` and `{tierId}` of the eligibility route. */
 export const customerTierParams = customerParams.extend({ tierId: tierParams.shape.tierId });
 
 /** `{rewardId}` of the reward routes. */
-export const rewardParams = tenantParams.extend({
-  rewardId: z.string().min(1).openapi({ param: { name: 'rewardId', in: 'path' } }),
-});
+export const rewardParams = tenantParams.extend({ rewardId: pathId('rewardId') });
 
 /** `{redemption_id}` of the redemption routes (spec name). */
-export const redemptionParams = tenantParams.extend({
-  redemption_id: z.string().min(1).openapi({ param: { name: 'redemption_id', in: 'path' } }),
-});
+export const redemptionParams = tenantParams.extend({ redemption_id: pathId('redemption_id') });
 
 /** `{id}` of the onchain asset routes. */
-export const onchainAssetParams = tenantParams.extend({
-  id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' }, description: 'The onchain asset id (`ast_...`)' }),
-});
+export const onchainAssetParams = tenantParams.extend({ id: pathId('id', 'The onchain asset id (`ast_...`)') });
+
+/** `{id}` of the API key routes. */
+export const apiKeyParams = tenantParams.extend({ id: pathId('id', 'The record id (not the key_id)') });
+
+/** `{internal_transaction_id}` (spec name). */
+export const internalTransactionParams = tenantParams.extend({ internal_transaction_id: pathId('internal_transaction_id') });

@@ -1,4 +1,4 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { onchainContext } from '../../chain/context';
 import { assertCan } from '../../domain/permissions';
 import type { PortalEnv } from '../../env';
@@ -6,7 +6,7 @@ import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
 import { internalTransactionSchema } from '../../schemas/internal-transaction';
 import { xpAdjustmentBodySchema } from '../../schemas/xp';
 import { adjustXp } from '../../services/ledger';
-import { tenantParams } from './params';
+import { customerParams } from './params';
 import { portalSecurity } from './security';
 
 const route = createRoute({
@@ -17,7 +17,7 @@ const route = createRoute({
   description: 'Appends an `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). With an XP token it settles onchain: a negative adjustment (debit) reserves the XP at once and gives it back if the burn fails; a positive one (credit) counts once completed. Editor role and up.',
   security: portalSecurity,
   request: {
-    params: tenantParams.extend({ userId: z.string().min(1) }),
+    params: customerParams,
     body: jsonBody(xpAdjustmentBodySchema),
   },
   responses: {

@@ -1,0 +1,62 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { ERROR_ENVELOPE } from './envelope';
+import { errorResponse, type DocumentedStatus } from './openapi';
+
+export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
+type PathItem = NonNullable<OpenApiDocument['paths']>[string];
+type Operation = NonNullable<PathItem['get']>;
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const WRITES = new Set<string>(['post', 'put', 'patch', 'delete']);
+
+type Implied = { status: DocumentedStatus; because: string };
+
+/**
+ * The error statuses an operation answers because of what it takes, whatever its handler does:
+ * credentials (401), path ids (404, 422), query filters (422), a body (413 on any write; 400, 415
+ * and 422 for a JSON body) and, on gateway writes, the idempotency key (400, 409, 422).
+ */
+export function impliedStatuses(method: string, operation: Operation): Implied[] {
+  const schemes = new Set((operation.security ?? []).flatMap((requirement) => Object.keys(requirement)));
+  const locations = new Set((operation.parameters ?? []).flatMap((parameter) => ('in' in parameter ? [parameter.in] : [])));
+  const write = WRITES.has(method);
+  const jsonBody = operation.requestBody !== undefined && 'content' in operation.requestBody && 'application/json' in operation.requestBody.content;
+  const implied: Implied[] = [];
+  if (schemes.size > 0) implied.push({ status: 401, because: 'UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong' });
+  if (locations.has('path')) implied.push({ status: 404, because: 'NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours)' });
+  if (locations.has('path') || locations.has('query')) implied.push({ status: 422, because: 'VALIDATION_FAILED for a path or query parameter outside its schema' });
+  if (write) implied.push({ status: 413, because: 'PAYLOAD_TOO_LARGE for a body over 64 KiB' });
+  if (jsonBody) {
+    implied.push({ status: 400, because: 'MALFORMED_REQUEST when the body is not valid JSON' });
+    implied.push({ status: 415, because: 'UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json' });
+    implied.push({ status: 422, because: 'VALIDATION_FAILED for a body outside its schema, one entry per field' });
+  }
+  if (write && schemes.has('gatewaySignature')) {
+    implied.push({ status: 400, because: 'IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or too long' });
+    implied.push({ status: 409, because: 'IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight' });
+    implied.push({ status: 422, because: 'IDEMPOTENCY_KEY_REUSED when the key was used for another route or body' });
+  }
+  return implied;
+}
+
+/**
+ * The served document: what the routes declare plus the statuses implied by what each operation
+ * takes, so no route can forget one. Descriptions name the error codes behind each implied status.
+ */
+export function withImpliedStatuses(document: OpenApiDocument): OpenApiDocument {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const responses = (operation.responses ??= {});
+      for (const { status, because } of impliedStatuses(method, operation)) {
+        const documented = responses[status];
+        responses[status] =
+          documented && 'description' in documented
+            ? { ...documented, description: `${documented.description}; ${because}` }
+            : { description: `${errorResponse(status).description}; ${because}`, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` } } } };
+      }
+    }
+  }
+  return document;
+}

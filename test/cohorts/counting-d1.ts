@@ -1,0 +1,81 @@
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { createApp } from '../../src/app';
+import type { JsonResponse } from '../support/http';
+
+/**
+ * Instrumentation of the real D1 binding, not a mock: every statement runs on the test database as
+ * usual, and the wrapper adds up what D1 reports about it (`meta.rows_read`, `meta.rows_written`,
+ * which include the work of the triggers a statement fires). Lets a test state what a request
+ * costs the database in statements and rows rather than in time.
+ */
+
+/** One round trip: the SQL of its statements and the rows they read and wrote. */
+export type D1Trip = { sql: string[]; rowsRead: number; rowsWritten: number };
+export type D1Cost = { roundTrips: number; statements: number; rowsRead: number; rowsWritten: number; trips: D1Trip[] };
+
+type Meta = { rows_read?: number; rows_written?: number };
+
+function countingD1(real: D1Database, cost: D1Cost): D1Database {
+  const realOf = new WeakMap<object, { statement: D1PreparedStatement; sql: string }>();
+  const add = (sql: string[], metas: Meta[]) => {
+    const trip = { sql, rowsRead: 0, rowsWritten: 0 };
+    for (const meta of metas) {
+      trip.rowsRead += meta.rows_read ?? 0;
+      trip.rowsWritten += meta.rows_written ?? 0;
+    }
+    cost.trips.push(trip);
+    cost.roundTrips += 1;
+    cost.statements += metas.length;
+    cost.rowsRead += trip.rowsRead;
+    cost.rowsWritten += trip.rowsWritten;
+  };
+  const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const all = async <T>() => {
+      const result = await statement.all<T>();
+      add([sql], [result.meta]);
+      return result;
+    };
+    const wrapped = {
+      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
+      run: async () => {
+        const result = await statement.run();
+        add([sql], [result.meta]);
+        return result;
+      },
+      all,
+      first: async (column?: string) => {
+        const [row] = (await all<Record<string, unknown>>()).results;
+        return column === undefined ? (row ?? null) : (row?.[column] ?? null);
+      },
+      // raw() carries no meta: read as objects (what D1 batches answer, and Drizzle maps them back the same way).
+      raw: async () => (await all<Record<string, unknown>>()).results.map((row) => Object.values(row)),
+    } as unknown as D1PreparedStatement;
+    realOf.set(wrapped, { statement, sql });
+    return wrapped;
+  };
+  return {
+    prepare: (sql: string) => wrap(real.prepare(sql), sql),
+    batch: async <T>(statements: D1PreparedStatement[]) => {
+      const entries = statements.map((s) => realOf.get(s) ?? { statement: s, sql: '' });
+      const results = await real.batch<T>(entries.map((entry) => entry.statement));
+      add(
+        entries.map((entry) => entry.sql),
+        results.map((result) => result.meta),
+      );
+      return results;
+    },
+    exec: (query: string) => real.exec(query),
+    dump: () => real.dump(),
+    withSession: () => real.withSession(),
+  } as unknown as D1Database;
+}
+
+/** Sends `request` through the whole Worker with the counting binding: the response (as `call` answers it) and what it cost. */
+export async function measured(request: Request): Promise<{ response: JsonResponse; cost: D1Cost }> {
+  const cost: D1Cost = { roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, trips: [] };
+  const ctx = createExecutionContext();
+  const response = await createApp().fetch(request, { ...env, DB: countingD1(env.DB, cost) }, ctx);
+  const text = await response.text();
+  await waitOnExecutionContext(ctx);
+  return { response: { status: response.status, headers: response.headers, body: JSON.parse(text), text }, cost };
+}

@@ -1,0 +1,42 @@
+import { signRequest } from '../../../src/auth/signature';
+import { call, type JsonResponse } from '../../support/http';
+import type { TestApiKey, TestMember } from '../../support/world';
+import type { Operation } from './document';
+import { bodyText, GARBLED_SIGNATURE, NOT_A_TOKEN, STALE_TIMESTAMP, urlOf, type FuzzRequest } from './requests';
+
+export type Credentials = { owner: TestMember; viewer: TestMember; key: TestApiKey };
+
+/** Ten minutes back: outside any signature tolerance window. */
+const STALE_SECONDS = 600;
+
+/** Changes one character well inside the signature (the last base64url character may carry only padding bits). */
+function garble(text: string): string {
+  const at = text.length - 10;
+  return `${text.slice(0, at)}${text[at] === 'a' ? 'b' : 'a'}${text.slice(at + 1)}`;
+}
+
+async function gatewayHeaders(op: Operation, request: FuzzRequest, url: string, body: string | undefined, key: TestApiKey) {
+  const timestamp = Math.floor(Date.now() / 1000) - (request.breaks === STALE_TIMESTAMP ? STALE_SECONDS : 0);
+  const signed = await signRequest({ keyId: key.keyId, secret: key.secret, method: op.method, url, body, timestamp });
+  if (request.breaks === GARBLED_SIGNATURE) signed['X-Tenant-Signature'] = garble(signed['X-Tenant-Signature'] ?? '');
+  return signed;
+}
+
+function bearer(request: FuzzRequest, credentials: Credentials): Record<string, string> {
+  const member = request.kind === 'viewer' ? credentials.viewer : credentials.owner;
+  if (request.kind !== 'bad-credentials') return { authorization: `Bearer ${member.token}` };
+  return { authorization: request.breaks === NOT_A_TOKEN ? 'Bearer not-a-jwt' : `Bearer ${garble(member.token)}` };
+}
+
+/** Sends the request through the Worker, authenticated as its surface needs (or not, for the auth kinds). */
+export async function send(op: Operation, request: FuzzRequest, credentials: Credentials): Promise<{ url: string; response: JsonResponse }> {
+  const url = urlOf(op.path, request.params, request.query);
+  const { text, contentType } = bodyText(request.body);
+  const headers: Record<string, string> = { ...request.headers };
+  if (contentType) headers['content-type'] = contentType;
+  if (request.kind !== 'unauthenticated') {
+    if (op.surface === 'gateway') Object.assign(headers, await gatewayHeaders(op, request, url, text, credentials.key));
+    if (op.surface === 'portal' || op.surface === 'account') Object.assign(headers, bearer(request, credentials));
+  }
+  return { url, response: await call(op.method, url, { headers, rawBody: text }) };
+}
