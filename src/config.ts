@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { ChainConfigError, parseChains } from './chain/chains';
 import { RelayerConfigError, relayerAccount } from './chain/relayer';
 import { settlementFields } from './chain/settings';
-import type { Bindings } from './env';
 import { envText as text, envWholeNumber } from './lib/env-fields';
 
 /** The whole environment of the Worker, validated by one schema (CONTRACT: Configuration errors). */
@@ -90,11 +89,14 @@ export type Config = z.output<typeof environmentSchema>;
 export type ConfigProblem = { variable: string; message: string };
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
 
-const VARIABLES = Object.keys(fields) as (keyof Bindings)[];
+/** The Worker's env as the schema reads it (also what scripts build from wrangler.toml and .dev.vars). */
+export type EnvironmentInput = Readonly<Record<string, unknown>>;
+
+const VARIABLES = Object.keys(fields);
 const checked = new Map<string, ConfigResult>();
 
 /** What identifies one configuration: the vars' text and which bindings are present. */
-function fingerprintOf(env: Bindings): string {
+function fingerprintOf(env: EnvironmentInput): string {
   return JSON.stringify(VARIABLES.map((name) => (typeof env[name] === 'object' ? env[name] !== null : (env[name] ?? null))));
 }
 
@@ -102,7 +104,7 @@ function fingerprintOf(env: Bindings): string {
  * The environment checked by the schema, once per isolate and configuration (an isolate keeps one
  * environment; tests hand the Worker several). A broken configuration is logged once, by name.
  */
-export function configOf(env: Bindings): ConfigResult {
+export function configOf(env: EnvironmentInput): ConfigResult {
   const key = fingerprintOf(env);
   const known = checked.get(key);
   if (known) return known;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Bindings } from '../env';
 import { envWholeNumber } from '../lib/env-fields';
 
 /** The settlement timings, part of the environment schema (src/config.ts). */
@@ -13,7 +12,7 @@ export const settlementFields = {
 const settlementSchema = z.object(settlementFields);
 
 /** The timings for the queue consumer and crons, which record configuration problems per operation. */
-export function settlementSettings(env: Bindings): { confirmations: number; stuckAfterSeconds: number } {
+export function settlementSettings(env: Readonly<Record<string, unknown>>): { confirmations: number; stuckAfterSeconds: number } {
   const parsed = settlementSchema.parse(env);
   return { confirmations: parsed.CONFIRMATIONS, stuckAfterSeconds: parsed.SETTLEMENT_STUCK_SECONDS };
 }

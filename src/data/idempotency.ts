@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { gatewaySignatureUses, idempotencyRecords, type IdempotencyRecord } from '../db/schema';
 import { recordSignatureUse, signatureUseKey, usedWithKey, type SignatureUse } from './signature-uses';
@@ -82,18 +82,4 @@ export async function completeKey(
 /** Drops the claim made at `createdAt`, so the key can be used again at once. */
 export async function releaseKey(db: Database, tenantId: string, key: string, createdAt: string): Promise<void> {
   await db.delete(idempotencyRecords).where(and(recordOf(tenantId, key), eq(idempotencyRecords.createdAt, createdAt)));
-}
-
-/**
- * Deletes up to `limit` records expired at `now` and returns how many went. Bounded so one run
- * never holds the D1 write lock for long; callers loop.
- */
-export async function deleteExpiredRecords(db: Database, now: string, limit: number): Promise<number> {
-  const expired = db
-    .select({ rowid: sql<number>`rowid` })
-    .from(idempotencyRecords)
-    .where(lte(idempotencyRecords.expiresAt, now))
-    .limit(limit);
-  const result = await db.delete(idempotencyRecords).where(inArray(sql`rowid`, expired));
-  return result.meta.changes;
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { gatewaySignatureUses } from '../db/schema';
 
@@ -26,18 +26,4 @@ export function signatureUseKey(db: Database, tenantId: string, signature: strin
 /** A condition on a select from gateway_signature_uses: the signature was first used with `idempotencyKey`. */
 export function usedWithKey(tenantId: string, use: SignatureUse) {
   return and(useOf(tenantId, use.signature), eq(gatewaySignatureUses.idempotencyKey, use.idempotencyKey));
-}
-
-/**
- * Deletes up to `limit` uses whose signature can no longer be accepted at `now` and returns how
- * many went. Bounded like the idempotency purge; callers loop.
- */
-export async function deleteExpiredSignatureUses(db: Database, now: string, limit: number): Promise<number> {
-  const expired = db
-    .select({ rowid: sql<number>`rowid` })
-    .from(gatewaySignatureUses)
-    .where(lte(gatewaySignatureUses.expiresAt, now))
-    .limit(limit);
-  const result = await db.delete(gatewaySignatureUses).where(inArray(sql`rowid`, expired));
-  return result.meta.changes;
 }

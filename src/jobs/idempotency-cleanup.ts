@@ -1,6 +1,6 @@
 import type { Database } from '../db/client';
-import { deleteExpiredRecords } from '../data/idempotency';
-import { deleteExpiredSignatureUses } from '../data/signature-uses';
+import { gatewaySignatureUses, idempotencyRecords } from '../db/schema';
+import { deleteExpiredRows } from '../data/expiry';
 import { isoNow } from '../lib/time';
 
 /** Rows per DELETE: small enough that one statement never holds D1's write lock for long. */
@@ -28,7 +28,7 @@ async function purgeInBatches(deleteBatch: (limit: number) => Promise<number>): 
  * many rows went.
  */
 export async function purgeExpiredIdempotencyRecords(db: Database, now: string = isoNow()): Promise<number> {
-  const records = await purgeInBatches((limit) => deleteExpiredRecords(db, now, limit));
+  const records = await purgeInBatches((limit) => deleteExpiredRows(db, idempotencyRecords, idempotencyRecords.expiresAt, now, limit));
   return records + (await purgeExpiredSignatureUses(db, now));
 }
 
@@ -38,5 +38,5 @@ export async function purgeExpiredIdempotencyRecords(db: Database, now: string =
  */
 export function purgeExpiredSignatureUses(db: Database, now: string = isoNow()): Promise<number> {
   const expiredBefore = new Date(Date.parse(now) - CLOCK_SKEW_MARGIN_MS).toISOString();
-  return purgeInBatches((limit) => deleteExpiredSignatureUses(db, expiredBefore, limit));
+  return purgeInBatches((limit) => deleteExpiredRows(db, gatewaySignatureUses, gatewaySignatureUses.expiresAt, expiredBefore, limit));
 }
