@@ -10,6 +10,8 @@ export const IDEMPOTENCY_HEADER = 'X-Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_KEY_LENGTH = 255;
+/** Longest path and query stored as sent with a claim; a longer one is stored as its digest. */
+const MAX_PATH_LENGTH = 1024;
 /** Printable ASCII, as the IETF draft's structured-field string: no control or non-ASCII bytes reach storage or logs. */
 const KEY_FORMAT = new RegExp(`^[\\x20-\\x7e]{1,${MAX_KEY_LENGTH}}$`);
 /** How long a finished request is replayed. */
@@ -46,7 +48,10 @@ async function canonicalBody(c: Context<GatewayEnv>): Promise<string> {
 /** Method, path and query, and a SHA-256 of all three plus the canonical body. */
 async function fingerprintOf(c: Context<GatewayEnv>): Promise<Fingerprint> {
   const url = new URL(c.req.url);
-  const path = url.pathname + url.search;
+  const sent = url.pathname + url.search;
+  // Every gateway write URL is far shorter; a longer one carries a parameter the route will refuse
+  // with a 422 naming it, so only its digest is stored with the claim.
+  const path = sent.length > MAX_PATH_LENGTH ? `sha256:${await sha256Hex(sent)}` : sent;
   const method = c.req.method.toUpperCase();
   return { method, path, requestHash: await sha256Hex(`${method}\n${path}\n${await canonicalBody(c)}`) };
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzConfig, OPERATION_TIME_LIMIT_MS, operationSeed } from './support/config';
 import { loadOperations, type Operation } from './support/document';
-import { requestArbitrary } from './support/requests';
+import { requestArbitrary, type FuzzRequest } from './support/requests';
 import { describeExchange, failureMessage, Survey } from './support/report';
 import { seedWorld, type FuzzWorld } from './support/seed';
 import { send } from './support/send';
@@ -39,14 +39,15 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
     if (config.survey) console.log(`FUZZ_SURVEY: ${survey.size} distinct problems\n\n${survey}`);
   });
 
-  async function exchange(op: Operation, request: Parameters<typeof judge>[0]['request']) {
-    const write = op.method !== 'GET';
-    const before = write ? await snapshot(world.tenant.id) : undefined;
-    const { url, response } = await send(op, request, world);
+  async function exchange(op: Operation, request: FuzzRequest) {
+    const before = op.method === 'GET' ? undefined : await snapshot(world.tenant.id);
+    const response = await send(op, request, world).catch((error: unknown) => {
+      throw new Error(failureMessage(config.seed, describeExchange(op, request, undefined), [`the request threw: ${String(error)}`]));
+    });
     const changed = before && response.status >= 400 ? changedTables(before, await snapshot(world.tenant.id)) : [];
     const problems = judge({ op, request, response, changed, worldTenantId: world.tenant.id, foreignIds: world.foreignIds, resolve });
     if (problems.length === 0) return;
-    const described = describeExchange(op, request, url, response);
+    const described = describeExchange(op, request, response);
     if (config.survey) survey.record(op, problems, described);
     else throw new Error(failureMessage(config.seed, described, problems));
   }
@@ -65,7 +66,8 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
           if (Date.now() > deadline) skipped += 1;
           else await exchange(op, request);
         });
-        await fc.assert(property, { seed: operationSeed(config.seed, op.id), numRuns: config.runs });
+        // No shrinking: the world changes with every request, so a replayed smaller request is a different experiment.
+        await fc.assert(property, { seed: operationSeed(config.seed, op.id), numRuns: config.runs, endOnFailure: true });
         if (skipped) console.warn(`${op.id}: time limit reached, ${skipped} of ${config.runs} runs not sent`);
         fuzzed.add(op.id);
       },

@@ -1,6 +1,6 @@
 import type { JsonResponse } from '../../support/http';
 import type { Operation } from './document';
-import { bodyText, type FuzzRequest } from './requests';
+import { bodyText, urlOf, type FuzzRequest } from './requests';
 
 const MAX_SHOWN = 1500;
 
@@ -8,15 +8,15 @@ function clip(text: string): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length} characters)` : text;
 }
 
-/** The failing request as it was sent (method, url, documented headers, body) and what came back. */
-export function describeExchange(op: Operation, request: FuzzRequest, url: string, response: JsonResponse): string {
+/** The failing request as it was sent (method, url, documented headers, body) and what came back, if anything. */
+export function describeExchange(op: Operation, request: FuzzRequest, response: JsonResponse | undefined): string {
   const { text, contentType } = bodyText(request.body);
   const lines = [
     `${op.id} — ${request.kind}${request.breaks ? ` (breaks: ${request.breaks})` : ''}`,
-    `  request:  ${op.method} ${url}`,
+    `  request:  ${op.method} ${urlOf(op.path, request.params, request.query)}`,
     ...(Object.keys(request.headers).length ? [`  headers:  ${JSON.stringify(request.headers)}`] : []),
     ...(text === undefined ? [] : [`  body:     ${clip(text)}${contentType === 'application/json' ? '' : `  [content-type: ${contentType ?? 'none'}]`}`]),
-    `  response: ${response.status} ${clip(response.text)}`,
+    `  response: ${response ? `${response.status} ${clip(response.text)}` : 'none'}`,
   ];
   return lines.join('\n');
 }

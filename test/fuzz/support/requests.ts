@@ -55,7 +55,9 @@ function validParameters(parameters: Parameter[], ctx: SchemaContext): fc.Arbitr
 }
 
 function validParts(op: Operation, ctx: SchemaContext): fc.Arbitrary<Parts> {
-  const body = op.body ? validValue(op.body, ctx).map((json): RequestBody => ({ json })) : fc.constant(undefined);
+  // Valid bodies stay within the body limit; the `oversized` kind is the one over it.
+  const withinLimit = (json: unknown) => byteLength(JSON.stringify(json)) <= MAX_BODY_BYTES;
+  const body = op.body ? validValue(op.body, ctx).filter(withinLimit).map((json): RequestBody => ({ json })) : fc.constant(undefined);
   return fc.record({
     params: validParameters(parametersIn(op, 'path'), ctx),
     query: validParameters(parametersIn(op, 'query'), ctx),
@@ -113,7 +115,18 @@ export function requestArbitrary(op: Operation, ctx: SchemaContext): fc.Arbitrar
     const padding = 'x'.repeat(MAX_BODY_BYTES);
     add(1, as('oversized', valid.map((parts) => ({ ...parts, body: { raw: JSON.stringify({ padding }), contentType: 'application/json' }, breaks: 'body over the size limit' }))));
   }
-  return fc.oneof(...kinds);
+  return fc.oneof(...kinds).map(printable);
+}
+
+const PRINTED_LENGTH = 600;
+
+/** fast-check prints a counterexample with this: the request, clipped (bodies can be 64 KiB). */
+function printable(request: FuzzRequest): FuzzRequest {
+  const shown = () => {
+    const text = JSON.stringify(request);
+    return text.length > PRINTED_LENGTH ? `${text.slice(0, PRINTED_LENGTH)}… (${text.length} characters)` : text;
+  };
+  return Object.assign(request, { [fc.toStringMethod]: shown });
 }
 
 function parsesAsJson(text: string): boolean {
@@ -124,6 +137,8 @@ function parsesAsJson(text: string): boolean {
     return false;
   }
 }
+
+export const byteLength = (text: string) => new TextEncoder().encode(text).length;
 
 export function jsonOf(body: RequestBody | undefined): unknown {
   return body && 'json' in body ? body.json : undefined;

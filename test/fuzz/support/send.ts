@@ -29,7 +29,7 @@ function bearer(request: FuzzRequest, credentials: Credentials): Record<string, 
 }
 
 /** Sends the request through the Worker, authenticated as its surface needs (or not, for the auth kinds). */
-export async function send(op: Operation, request: FuzzRequest, credentials: Credentials): Promise<{ url: string; response: JsonResponse }> {
+export async function send(op: Operation, request: FuzzRequest, credentials: Credentials): Promise<JsonResponse> {
   const url = urlOf(op.path, request.params, request.query);
   const { text, contentType } = bodyText(request.body);
   const headers: Record<string, string> = { ...request.headers };
@@ -38,5 +38,5 @@ export async function send(op: Operation, request: FuzzRequest, credentials: Cre
     if (op.surface === 'gateway') Object.assign(headers, await gatewayHeaders(op, request, url, text, credentials.key));
     if (op.surface === 'portal' || op.surface === 'account') Object.assign(headers, bearer(request, credentials));
   }
-  return { url, response: await call(op.method, url, { headers, rawBody: text }) };
+  return call(op.method, url, { headers, rawBody: text });
 }

@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../../../src/middleware/body-limit';
 import type { JsonResponse } from '../../support/http';
 import { requestZod, responseZod, type Operation } from './document';
 import { isPlainObject, violations, type Resolve } from './json-schema';
-import { bodyText, isRefusedKind, jsonOf, type FuzzRequest } from './requests';
+import { bodyText, byteLength, isRefusedKind, jsonOf, type FuzzRequest } from './requests';
 
 export type Exchange = {
   op: Operation;
@@ -19,10 +19,17 @@ export type Exchange = {
 };
 
 /** Codes that say the request itself was unreadable or unauthenticated: never the answer to a valid, signed request. */
-const NEVER_FOR_VALID: ErrorCode[] = ['MALFORMED_REQUEST', 'UNAUTHENTICATED', 'AUTH_INVALID_CREDENTIALS', 'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_KEY_REQUIRED'];
+const NEVER_FOR_VALID: ErrorCode[] = [
+  'MALFORMED_REQUEST',
+  'UNAUTHENTICATED',
+  'AUTH_INVALID_CREDENTIALS',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'PAYLOAD_TOO_LARGE',
+];
 
-/** Statuses a refused kind must get exactly (authentication and the body limit run before anything else). */
-const EXACT_STATUS: Partial<Record<FuzzRequest['kind'], number>> = { unauthenticated: 401, 'bad-credentials': 401, oversized: 413 };
+/** Statuses a refused kind must get exactly (authentication runs before anything but the body limit). */
+const EXACT_STATUS: Partial<Record<FuzzRequest['kind'], number>> = { unauthenticated: 401, 'bad-credentials': 401 };
 
 const issuesOf = (issues: z.core.$ZodIssue[]) => issues.map((issue) => `${issue.path.join('.') || '$'}: ${issue.message}`).join('; ');
 
@@ -88,17 +95,21 @@ export function judge(exchange: Exchange): string[] {
   const refused = status >= 400;
   if (refused && changed.length) problems.push(`refused write stored something (changed: ${changed.join(', ')})`);
   if (!refused && namesForeignId(exchange)) problems.push(`answered ${status} for an id of another tenant`);
+  // The body limit runs before anything else, whatever else is wrong or right with the request.
+  const bytes = byteLength(bodyText(request.body).text ?? '');
+  if (bytes > MAX_BODY_BYTES) {
+    if (status !== 413) problems.push(`a body of ${bytes} bytes answered ${status}, expected 413`);
+    return problems;
+  }
   if (isRefusedKind(request.kind)) {
+    // A 5xx is already a problem above; a refusal must be a 4xx in the envelope, which the documented schemas check.
     if (!refused) problems.push(`accepted a request the document forbids (${request.kind}: ${request.breaks})`);
-    else if (status >= 500 || status < 400) problems.push(`refused with ${status}, not a 4xx`);
     const exact = EXACT_STATUS[request.kind];
     if (exact !== undefined && status !== exact) problems.push(`${request.kind} answered ${status}, expected ${exact}`);
     return problems;
   }
   const code = errorCodeOf(response.body);
-  const bytes = new TextEncoder().encode(bodyText(request.body).text ?? '').length;
-  if (code && NEVER_FOR_VALID.includes(code)) problems.push(`a valid ${request.kind} request answered ${code}`);
-  if (code === 'PAYLOAD_TOO_LARGE' && bytes <= MAX_BODY_BYTES) problems.push(`a valid body of ${bytes} bytes answered PAYLOAD_TOO_LARGE`);
+  if (code && NEVER_FOR_VALID.includes(code)) problems.push(`a document-valid request (${request.kind}) answered ${code}`);
   const issues = code === 'VALIDATION_FAILED' || request.kind === 'viewer' ? routeSchemaIssues(exchange) : [];
   const refusal = code === 'VALIDATION_FAILED' ? schemaRefusal(issues) : undefined;
   if (refusal) problems.push(`the document allows what the route's schema refuses (${refusal})`);
