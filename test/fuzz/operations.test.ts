@@ -7,7 +7,7 @@ import { describeExchange, failureMessage, Survey } from './support/report';
 import { seedWorld, type FuzzWorld } from './support/seed';
 import { send } from './support/send';
 import { changedTables, snapshot } from './support/snapshot';
-import { judge } from './support/verdict';
+import { judge, usesSignature } from './support/verdict';
 
 /**
  * Schema-driven fuzzing of every operation of the served OpenAPI document (docs/DECISIONS.md
@@ -30,6 +30,8 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
   let world: FuzzWorld;
   const fuzzed = new Set<string>();
   const survey = new Survey();
+  /** Gateway write signatures already used (a signature covers the second, method, url and body). */
+  const usedSignatures = new Set<string>();
 
   beforeAll(async () => {
     world = await seedWorld();
@@ -41,11 +43,14 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
 
   async function exchange(op: Operation, request: FuzzRequest) {
     const before = op.method === 'GET' ? undefined : await snapshot(world.tenant.id);
-    const response = await send(op, request, world).catch((error: unknown) => {
+    const { response, signature } = await send(op, request, world).catch((error: unknown) => {
       throw new Error(failureMessage(config.seed, describeExchange(op, request, undefined), [`the request threw: ${String(error)}`]));
     });
     const changed = before && response.status >= 400 ? changedTables(before, await snapshot(world.tenant.id)) : [];
-    const problems = judge({ op, request, response, changed, worldTenantId: world.tenant.id, foreignIds: world.foreignIds, resolve });
+    const signatureReused = signature !== undefined && usedSignatures.has(signature);
+    if (signature !== undefined && usesSignature(op, response)) usedSignatures.add(signature);
+    const { foreignIds } = world;
+    const problems = judge({ op, request, response, changed, worldTenantId: world.tenant.id, foreignIds, signatureReused, resolve });
     if (problems.length === 0) return;
     const described = describeExchange(op, request, response);
     if (config.survey) survey.record(op, problems, described);

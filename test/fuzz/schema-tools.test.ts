@@ -114,6 +114,7 @@ describe('judge (the verdict on one exchange)', () => {
       changed: [],
       worldTenantId: 'ten_world',
       foreignIds: new Set(),
+      signatureReused: false,
       resolve,
       ...overrides,
     });
@@ -127,6 +128,21 @@ describe('judge (the verdict on one exchange)', () => {
     expect(exchange(500, refusal).join('\n')).toMatch(/answered 500[\s\S]*status 500 is not documented/);
     expect(exchange(201, { success: true, data: null, extra: 1 }).join('\n')).toMatch(/zod schema for 201/);
     expect(exchange(409, refusal, { changed: ['rewards'] }).join('\n')).toMatch(/refused write stored something \(changed: rewards\)/);
+  });
+
+  it('takes a refinement the document states in prose as a business rule, and one it does not as a disagreement', () => {
+    const refined = createRoute({
+      ...route,
+      request: { body: { content: { 'application/json': { schema: z.strictObject({ name: z.string().refine((name) => name !== 'x', 'Not x') }) } } } },
+    });
+    const named = (description?: string): Operation => ({
+      ...op,
+      route: refined,
+      body: { type: 'object', properties: { name: { type: 'string', description } }, additionalProperties: false },
+    });
+    const refusedX = { request: { ...request, body: { json: { name: 'x' } } } };
+    expect(exchange(422, refusal, { ...refusedX, op: named('Anything but "x"') }).join('\n')).not.toMatch(/document allows/);
+    expect(exchange(422, refusal, { ...refusedX, op: named() }).join('\n')).toMatch(/the document allows what the route's schema refuses \(body: name: Not x\)/);
   });
 
   it('flags a refusal of what the document allows, and an acceptance of what it forbids', () => {

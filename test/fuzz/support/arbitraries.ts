@@ -12,7 +12,7 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 /** Longest string generated at a boundary; longer limits are exercised by the oversized-body requests. */
 const LONGEST_BOUNDARY = 8192;
 
-export const anyJson = fc.jsonValue({ maxDepth: 2 });
+const anyJson = fc.jsonValue({ maxDepth: 2 });
 
 /** Values valid for `schema` by the document's rules (each is checked; a hint that does not fit is dropped). */
 export function validValue(schema: JsonSchema, ctx: SchemaContext, name?: string): fc.Arbitrary<unknown> {

@@ -10,7 +10,7 @@ import type { Parameter } from './params';
  * (the zod schemas the document was generated from: they check responses strictly and tell a
  * schema refusal from a business one).
  */
-export type Surface = 'gateway' | 'portal' | 'account' | 'public';
+type Surface = 'gateway' | 'portal' | 'account' | 'public';
 
 export type Operation = {
   /** `METHOD /path` as in the document, e.g. `GET /tenant/{tenantId}/rewards`. */
@@ -32,7 +32,15 @@ const jsonContent = z.looseObject({ 'application/json': z.looseObject({ schema: 
 const operationSchema = z.looseObject({
   security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
   parameters: z
-    .array(z.looseObject({ name: z.string(), in: z.enum(['path', 'query', 'header']), required: z.boolean().optional(), schema: jsonSchemaSchema }))
+    .array(
+      z.looseObject({
+        name: z.string(),
+        in: z.enum(['path', 'query', 'header']),
+        required: z.boolean().optional(),
+        description: z.string().optional(),
+        schema: jsonSchemaSchema,
+      }),
+    )
     .optional(),
   requestBody: z.looseObject({ required: z.boolean().optional(), content: jsonContent }).optional(),
   responses: z.record(z.string().regex(/^\d{3}$/), z.looseObject({ content: jsonContent.optional() })),
@@ -81,7 +89,7 @@ export async function loadOperations(): Promise<{ operations: Operation[]; resol
         method: method.toUpperCase(),
         path: `${API_PREFIX}${path}`,
         surface: surfaceOf(path, op),
-        parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, schema: p.schema })),
+        parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, schema: p.schema, description: p.description })),
         body: op.requestBody?.content['application/json'].schema,
         responses: new Map(Object.entries(op.responses).map(([status, response]) => [Number(status), response.content?.['application/json'].schema])),
         route,

@@ -104,7 +104,7 @@ export function typesOf(schema: JsonSchema): JsonType[] | undefined {
 }
 
 /** The JSON types a value has (an integer is also a number). */
-export function jsonTypesOfValue(value: unknown): JsonType[] {
+function jsonTypesOfValue(value: unknown): JsonType[] {
   if (value === null) return ['null'];
   if (Array.isArray(value)) return ['array'];
   if (typeof value === 'number') return Number.isInteger(value) ? ['integer', 'number'] : ['number'];
@@ -119,7 +119,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** Length in code points, as JSON Schema counts (zod counts UTF-16 units). */
-export const codePoints = (text: string) => [...text].length;
+const codePoints = (text: string) => [...text].length;
 
 const calendarDate = /^(\d{4})-(\d{2})-(\d{2})/;
 
@@ -142,7 +142,22 @@ const formats: Record<string, (text: string) => boolean> = {
   uri: (text) => /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/.test(text),
 };
 
-export function deepEqual(a: unknown, b: unknown): boolean {
+/**
+ * Whether a description (prose) sits on the schema at `path` or on one enclosing it: the only place
+ * a document can state a rule JSON Schema cannot express.
+ */
+export function describedAlong(schema: JsonSchema, path: PropertyKey[], resolve: Resolve): boolean {
+  const resolved = schema.$ref ? resolve(schema.$ref) : schema;
+  if (schema.description !== undefined || resolved.description !== undefined) return true;
+  const [head, ...rest] = path;
+  if (head === undefined) return false;
+  const record = typeof resolved.additionalProperties === 'object' ? resolved.additionalProperties : undefined;
+  const next = typeof head === 'number' ? resolved.items : (resolved.properties?.[String(head)] ?? record);
+  const branches = [...(next ? [next] : []), ...(resolved.anyOf ?? []), ...(resolved.oneOf ?? [])];
+  return branches.some((branch) => describedAlong(branch, next === branch ? rest : path, resolve));
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 

@@ -25,7 +25,7 @@ export function invalidValue(schema: JsonSchema, ctx: SchemaContext): fc.Arbitra
 }
 
 /** False for a schema that accepts any JSON value (`{}`, or a union with such a branch). */
-export function canBeInvalid(schema: JsonSchema, ctx: SchemaContext): boolean {
+function canBeInvalid(schema: JsonSchema, ctx: SchemaContext): boolean {
   const resolved = schema.$ref ? ctx.resolve(schema.$ref) : schema;
   const branches = resolved.anyOf ?? resolved.oneOf;
   if (branches) return branches.every((branch) => canBeInvalid(branch, ctx));

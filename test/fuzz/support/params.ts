@@ -4,7 +4,7 @@ import { typesOf, violations, type JsonSchema, type Resolve } from './json-schem
 import { invalidValue } from './mutations';
 
 /** A documented path, query or header parameter. */
-export type Parameter = { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: JsonSchema };
+export type Parameter = { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: JsonSchema; description?: string };
 
 const INTEGER_TEXT = /^-?\d+$/;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../../src/lib/errors';
 import { MAX_BODY_BYTES } from '../../../src/middleware/body-limit';
 import type { JsonResponse } from '../../support/http';
 import { requestZod, responseZod, type Operation } from './document';
-import { isPlainObject, violations, type Resolve } from './json-schema';
+import { describedAlong, isPlainObject, violations, type Resolve } from './json-schema';
 import { bodyText, byteLength, isRefusedKind, jsonOf, type FuzzRequest } from './requests';
 
 export type Exchange = {
@@ -15,6 +15,8 @@ export type Exchange = {
   changed: string[];
   worldTenantId: string;
   foreignIds: Set<string>;
+  /** A gateway write signed exactly like an earlier one that used its signature (same second, method, url, body). */
+  signatureReused: boolean;
   resolve: Resolve;
 };
 
@@ -26,6 +28,7 @@ const NEVER_FOR_VALID: ErrorCode[] = [
   'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REQUIRED',
   'PAYLOAD_TOO_LARGE',
+  'SIGNATURE_REPLAYED',
 ];
 
 /** Statuses a refused kind must get exactly (authentication runs before anything but the body limit). */
@@ -68,23 +71,42 @@ function routeSchemaIssues({ op, request }: Exchange): Array<{ where: string; is
   return inputs.flatMap(([where, schema, input]) => (schema?.safeParse(input).error?.issues ?? []).map((issue) => ({ where, issue })));
 }
 
+type RouteIssue = ReturnType<typeof routeSchemaIssues>[number];
+
+/** Whether the document states, in prose on the field or around it, the rule a refinement enforces. */
+function statedInProse({ op, resolve }: Exchange, { where, issue }: RouteIssue): boolean {
+  if (where === 'body') return op.body !== undefined && describedAlong(op.body, issue.path, resolve);
+  const [name, ...rest] = issue.path;
+  const parameter = op.parameters.find((p) => p.name === String(name));
+  return parameter !== undefined && (parameter.description !== undefined || describedAlong(parameter.schema, rest, resolve));
+}
+
 /**
- * Why the route's validator refuses, for a reason JSON Schema can state, inputs the document
- * allows (undefined when it does not). A `custom` issue (a zod refinement: an expiry in the
- * future, a checksummed address, a field that depends on another) is a business rule like any
- * other 422 and is left to the descriptions (docs/DECISIONS.md "The OpenAPI document"); a type,
- * bound, pattern, format, enum or unknown key is something the document must say.
+ * Why the route's validator refuses inputs the document allows, for a reason the document does
+ * not state (undefined when it states them all). A type, bound, pattern, format, enum or unknown
+ * key must be in the schema; a refinement (zod `custom`: an expiry in the future, a checksummed
+ * address, a rule between fields) may be said in a description instead (docs/DECISIONS.md "The
+ * OpenAPI document"), and is then a business rule like any other 422.
  */
-function schemaRefusal(issues: ReturnType<typeof routeSchemaIssues>): string | undefined {
-  const structural = issues.filter(({ issue }) => issue.code !== 'custom');
-  if (structural.length === 0) return undefined;
-  return structural.map(({ where, issue }) => `${where}: ${issue.path.join('.') || '$'}: ${issue.message}`).join('; ');
+function schemaRefusal(exchange: Exchange, issues: RouteIssue[]): string | undefined {
+  const unstated = issues.filter((entry) => entry.issue.code !== 'custom' || !statedInProse(exchange, entry));
+  if (unstated.length === 0) return undefined;
+  return unstated.map(({ where, issue }) => `${where}: ${issue.path.join('.') || '$'}: ${issue.message}`).join('; ');
 }
 
 function namesForeignId({ request, foreignIds }: Exchange): boolean {
   const body = jsonOf(request.body);
   const bodyIds = isPlainObject(body) ? Object.entries(body).filter(([key]) => key.endsWith('_id')).map(([, value]) => value) : [];
   return [...Object.values(request.params), ...bodyIds].some((value) => typeof value === 'string' && foreignIds.has(value));
+}
+
+/**
+ * Whether the request used up its gateway signature: a write that got past authentication
+ * (not 401, not 413, which runs first) with a well-formed idempotency key.
+ */
+export function usesSignature(op: Operation, response: JsonResponse): boolean {
+  if (op.surface !== 'gateway' || op.method === 'GET' || response.status === 401 || response.status === 413) return false;
+  return errorCodeOf(response.body) !== 'IDEMPOTENCY_KEY_REQUIRED';
 }
 
 /** Every way the exchange disagrees with the document or the rules of the suite (empty: fine). */
@@ -101,6 +123,12 @@ export function judge(exchange: Exchange): string[] {
     if (status !== 413) problems.push(`a body of ${bytes} bytes answered ${status}, expected 413`);
     return problems;
   }
+  const code = errorCodeOf(response.body);
+  // A signature of a write is single-use: sent again with another idempotency key it is refused.
+  if (exchange.signatureReused && !isRefusedKind(request.kind)) {
+    if (code !== 'SIGNATURE_REPLAYED') problems.push(`a write signature used before, with a new idempotency key, answered ${status} ${code ?? ''}, expected 401 SIGNATURE_REPLAYED`);
+    return problems;
+  }
   if (isRefusedKind(request.kind)) {
     // A 5xx is already a problem above; a refusal must be a 4xx in the envelope, which the documented schemas check.
     if (!refused) problems.push(`accepted a request the document forbids (${request.kind}: ${request.breaks})`);
@@ -108,10 +136,9 @@ export function judge(exchange: Exchange): string[] {
     if (exact !== undefined && status !== exact) problems.push(`${request.kind} answered ${status}, expected ${exact}`);
     return problems;
   }
-  const code = errorCodeOf(response.body);
   if (code && NEVER_FOR_VALID.includes(code)) problems.push(`a document-valid request (${request.kind}) answered ${code}`);
   const issues = code === 'VALIDATION_FAILED' || request.kind === 'viewer' ? routeSchemaIssues(exchange) : [];
-  const refusal = code === 'VALIDATION_FAILED' ? schemaRefusal(issues) : undefined;
+  const refusal = code === 'VALIDATION_FAILED' ? schemaRefusal(exchange, issues) : undefined;
   if (refusal) problems.push(`the document allows what the route's schema refuses (${refusal})`);
   // Validation runs before the handler checks the role: a business-rule 422 may come first.
   const write = op.method !== 'GET';
