@@ -1,6 +1,5 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import { createApp } from '../../src/app';
-import type { JsonResponse } from '../support/http';
+import { env } from 'cloudflare:test';
+import { callWorker, type JsonResponse } from '../support/http';
 
 /**
  * Instrumentation of the real D1 binding, not a mock: every statement runs on the test database as
@@ -73,9 +72,6 @@ function countingD1(real: D1Database, cost: D1Cost): D1Database {
 /** Sends `request` through the whole Worker with the counting binding: the response (as `call` answers it) and what it cost. */
 export async function measured(request: Request): Promise<{ response: JsonResponse; cost: D1Cost }> {
   const cost: D1Cost = { roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, trips: [] };
-  const ctx = createExecutionContext();
-  const response = await createApp().fetch(request, { ...env, DB: countingD1(env.DB, cost) }, ctx);
-  const text = await response.text();
-  await waitOnExecutionContext(ctx);
-  return { response: { status: response.status, headers: response.headers, body: JSON.parse(text), text }, cost };
+  const response = await callWorker(request, { ...env, DB: countingD1(env.DB, cost) });
+  return { response, cost };
 }

@@ -3,22 +3,17 @@
  * malformed variable answers 503 SERVICE_MISCONFIGURED naming it, never its value, on every route
  * but GET /info. The Worker is handed broken envs directly, as if deployed with them.
  */
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import worker from '../../src/index';
 import { configOf } from '../../src/config';
 import type { Bindings } from '../../src/env';
-import { BASE, expectError, expectOk, type JsonResponse } from '../support/http';
+import { BASE, callWorker, expectError, expectOk, type JsonResponse } from '../support/http';
 import { z } from 'zod';
 
 const SECRET_LOOKING = 'c2VjcmV0LXZhbHVlLXRoYXQtbXVzdC1uZXZlci1sZWFr';
 
-async function call(overrides: Partial<Record<keyof Bindings, unknown>>, method: string, path: string): Promise<JsonResponse> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`${BASE}${path}`, { method }), { ...env, ...overrides } as Bindings, ctx);
-  await waitOnExecutionContext(ctx);
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: JSON.parse(text), text };
+function call(overrides: Partial<Record<keyof Bindings, unknown>>, method: string, path: string): Promise<JsonResponse> {
+  return callWorker(new Request(`${BASE}${path}`, { method }), { ...env, ...overrides } as Bindings);
 }
 
 /** One route per surface, each before its own authentication. */

@@ -2,10 +2,9 @@
  * Chain and relayer configuration as asset creation meets it. CHAINS and RELAYER_PRIVATE_KEY cannot
  * change per test through SELF, so these tests hand the Worker (and the service) their own env.
  */
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import worker from '../../src/index';
 import { ChainConfigError } from '../../src/chain/chains';
 import { onchainContext, type OnchainContext } from '../../src/chain/context';
 import { RelayerConfigError } from '../../src/chain/relayer';
@@ -14,7 +13,7 @@ import { ApiError } from '../../src/lib/errors';
 import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
 import { createOnchainAsset } from '../../src/services/onchain-assets';
 import { deployReference, fundedRelayer } from '../support/chain';
-import { BASE, expectError, expectOk, type JsonResponse } from '../support/http';
+import { BASE, callWorker, expectError, expectOk, type JsonResponse } from '../support/http';
 import { createTenant, db, type TestTenant } from '../support/world';
 import { assetsPath } from './helpers';
 
@@ -33,20 +32,13 @@ beforeAll(async () => {
 });
 
 /** A portal call through the Worker with env overrides (as if deployed with those vars). */
-async function callWithEnv(overrides: Partial<typeof env>, tenant: TestTenant, body: unknown): Promise<JsonResponse> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(
-    new Request(`${BASE}${assetsPath(tenant.id)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.owner.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-    { ...env, ...overrides },
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: JSON.parse(text), text };
+function callWithEnv(overrides: Partial<typeof env>, tenant: TestTenant, body: unknown): Promise<JsonResponse> {
+  const request = new Request(`${BASE}${assetsPath(tenant.id)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.owner.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return callWorker(request, { ...env, ...overrides });
 }
 
 const registerBody = () => ({ type: 'erc20' as const, chain_id: 31337, name: 'T', symbol: 'T', decimals: 0, asset_address: erc20 });
