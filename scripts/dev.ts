@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compileContracts } from './lib/compile-contracts';
 import { explainDevConfiguration } from './lib/dev-config';
+import { offlineWranglerEnv } from './lib/offline-env';
 import { startCronTicker, type CronTicker } from './lib/cron-ticker';
 import { ensureDevSetup, readDemoState, ROOT, type DemoState } from './lib/dev-files';
 import { printSummary } from './lib/dev-summary';
@@ -35,15 +36,7 @@ process.env.LOYALTY_URL = BASE_URL;
 
 const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
-/** Keeps wrangler and miniflare off the network: no metrics, no error reports, no Request.cf download, no update check. */
-const offlineEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  WRANGLER_SEND_METRICS: 'false',
-  WRANGLER_SEND_ERROR_REPORTS: 'false',
-  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-  // The banner is where wrangler asks the npm registry for a newer version.
-  WRANGLER_HIDE_BANNER: 'true',
-};
+const offlineEnv = offlineWranglerEnv();
 
 function log(message: string): void {
   console.log(`[dev] ${message}`);

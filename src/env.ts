@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Database } from './db/client';
+import type { IdempotentWrite } from './data/idempotency';
 import type { Account, Role, Tenant } from './db/schema';
 
 /** Worker bindings and vars (wrangler.toml, .dev.vars, secrets). */
@@ -60,5 +61,6 @@ export type GatewayAuth = {
 /** Gateway routes: the tenant comes from the verified API key. */
 export type GatewayEnv = {
   Bindings: Bindings;
-  Variables: BaseVariables & { gatewayAuth: GatewayAuth };
+  /** `idempotentWrite`: set by the idempotency middleware on writes (its claim, for responseWithWrite). */
+  Variables: BaseVariables & { gatewayAuth: GatewayAuth; idempotentWrite?: IdempotentWrite };
 };

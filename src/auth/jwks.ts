@@ -18,17 +18,24 @@ async function fetchJwks(url: string): Promise<JWK[]> {
   return body.keys as JWK[];
 }
 
+/** The last inline JWKS parsed: the same setting yields the same key objects (src/auth/jwt.ts compares them by identity). */
+let lastInline: { json: string; keys: JWK[] } | undefined;
+
 export function parseInlineJwks(json: string | undefined): JWK[] {
   if (!json) return [];
+  if (lastInline?.json === json) return lastInline.keys;
   const parsed = JSON.parse(json) as { keys?: JWK[] };
-  return Array.isArray(parsed.keys) ? parsed.keys : [];
+  const keys = Array.isArray(parsed.keys) ? parsed.keys : [];
+  lastInline = { json, keys };
+  return keys;
 }
 
 export type JwksSource = { url?: string; inline?: string };
 
 /**
  * The key with this `kid` from the inline JWKS and/or the remote one. Remote keys are cached; a
- * `kid` not in the cache triggers one refetch (key rotation) at most every 30 s.
+ * `kid` not in the cache triggers one refetch (key rotation) at most every 30 s. The same object
+ * is returned until the key set is parsed or fetched anew.
  */
 export async function findJwk(source: JwksSource, kid: string, now = Date.now()): Promise<JWK | undefined> {
   const inline = parseInlineJwks(source.inline).find((key) => key.kid === kid);

@@ -14,10 +14,16 @@ function fromBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
 }
 
-async function importKey(base64Key: string): Promise<CryptoKey> {
+/** The last encryption key imported (one per deployment): an import per secret would be repeated work. */
+let lastImport: { base64Key: string; key: Promise<CryptoKey> } | undefined;
+
+function importKey(base64Key: string): Promise<CryptoKey> {
+  if (lastImport?.base64Key === base64Key) return lastImport.key;
   const raw = fromBase64(base64Key);
-  if (raw.length !== 32) throw new Error('API_KEY_ENCRYPTION_KEY must be 32 bytes, base64');
-  return crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
+  if (raw.length !== 32) return Promise.reject(new Error('API_KEY_ENCRYPTION_KEY must be 32 bytes, base64'));
+  const key = crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
+  lastImport = { base64Key, key };
+  return key;
 }
 
 export async function encryptSecret(base64Key: string, plaintext: string): Promise<string> {

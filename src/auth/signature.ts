@@ -22,8 +22,14 @@ export function signingString(parts: { timestamp: string; method: string; url: s
   return `${parts.timestamp}${parts.method}${parts.url}${parts.body}`;
 }
 
+/** Imported non-extractable: WebCrypto never hands its bytes back (exportKey refuses), so holding one is not holding the secret in readable form. */
 function hmacKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+}
+
+/** The HMAC-SHA256 key of a secret, for `signatureFailure` only (the gateway keeps one per API key in isolate memory). */
+export function importVerifyKey(secret: string): Promise<CryptoKey> {
+  return hmacKey(secret, 'verify');
 }
 
 function toHex(bytes: ArrayBuffer): string {
@@ -124,16 +130,22 @@ function mistakes(parts: SigningParts, rawBody: string): Array<[reason: string, 
 }
 
 /**
- * Checks `signatureHex` against `parts` (constant-time, WebCrypto verify). On a mismatch it names
+ * Checks `signatureHex` against `parts` (constant-time, WebCrypto verify), with the secret or its
+ * key from `importVerifyKey`. On a mismatch it names
  * the failed check by testing which common client mistake the signature does match. Only a holder
  * of the secret can sign such a variant, so the diagnosis tells nobody else anything. Returns
  * undefined when the signature is valid, else the reason ("Signature mismatch" when none fits,
  * e.g. a body changed after signing or the secret of another key).
  */
-export async function signatureFailure(secret: string, parts: SigningParts, signatureHex: string, rawBody = parts.body): Promise<string | undefined> {
+export async function signatureFailure(
+  secret: string | CryptoKey,
+  parts: SigningParts,
+  signatureHex: string,
+  rawBody = parts.body,
+): Promise<string | undefined> {
   const signature = fromHex(signatureHex);
   if (!signature) return MALFORMED_SIGNATURE;
-  const key = await hmacKey(secret, 'verify');
+  const key = typeof secret === 'string' ? await importVerifyKey(secret) : secret;
   const matches = (signed: SigningParts) => crypto.subtle.verify('HMAC', key, signature, encoder.encode(signingString(signed)));
   if (await matches(parts)) return undefined;
   for (const [reason, signed] of mistakes(parts, rawBody)) {

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, lte, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { customers, redemptions, rewards } from '../db/schema';
+import { customers, redemptions, rewards, tenantCounts, type CountSubject } from '../db/schema';
 import { ACTIVE_FAN_STATUSES, type Period } from '../domain/analytics';
 import { refundedRedemptionStatuses } from '../domain/redemption-status';
 
@@ -19,6 +19,7 @@ function within(column: SQLiteColumn, period: Period): SQL | undefined {
  * first, ties by title; plus the total those shares are of. Aggregated in D1, one round trip.
  */
 export async function rankRewards(db: Database, tenantId: string, ranking: Ranking) {
+  if (!ranking.from && !ranking.to) return rankRewardsAllTime(db, tenantId, ranking.limit);
   const where = and(
     eq(redemptions.tenantId, tenantId),
     notInArray(redemptions.status, [...refundedRedemptionStatuses]),
@@ -43,6 +44,7 @@ export async function rankRewards(db: Database, tenantId: string, ranking: Ranki
  * ties by code; the total counts every active fan, with or without a country.
  */
 export async function rankCountries(db: Database, tenantId: string, ranking: Ranking) {
+  if (!ranking.from && !ranking.to) return rankCountriesAllTime(db, tenantId, ranking.limit);
   const where = and(
     eq(customers.tenantId, tenantId),
     inArray(customers.status, [...ACTIVE_FAN_STATUSES]),
@@ -60,4 +62,39 @@ export async function rankCountries(db: Database, tenantId: string, ranking: Ran
   ]);
   const ranked = rows.flatMap((row) => (row.countryCode === null ? [] : [{ countryCode: row.countryCode, fans: row.fans }]));
   return { rows: ranked, total: total?.value ?? 0 };
+}
+
+/** The maintained counts of one subject (migrations/0006): a row per reward or country, never per customer. */
+const countsOf = (tenantId: string, subject: CountSubject) => and(eq(tenantCounts.tenantId, tenantId), eq(tenantCounts.subject, subject));
+const countedTotal = sql<number>`coalesce(sum(${tenantCounts.value}), 0)`.mapWith(Number);
+
+/** rankRewards without a period, from the standing redemptions counted per reward: reads one row per reward. */
+async function rankRewardsAllTime(db: Database, tenantId: string, limit: number) {
+  const counts = countsOf(tenantId, 'standing_redemptions');
+  const [rows, [total]] = await db.batch([
+    db
+      .select({ reward: rewards, redemptionCount: tenantCounts.value })
+      .from(tenantCounts)
+      .innerJoin(rewards, and(eq(rewards.tenantId, tenantId), eq(rewards.id, tenantCounts.bucket)))
+      .where(and(counts, gt(tenantCounts.value, 0)))
+      .orderBy(desc(tenantCounts.value), asc(rewards.title), asc(rewards.id))
+      .limit(limit),
+    db.select({ value: countedTotal }).from(tenantCounts).where(counts),
+  ]);
+  return { rows, total: total?.value ?? 0 };
+}
+
+/** rankCountries without a period, from the active fans counted per country ('' counts those without one). */
+async function rankCountriesAllTime(db: Database, tenantId: string, limit: number) {
+  const counts = countsOf(tenantId, 'active_fans');
+  const [rows, [total]] = await db.batch([
+    db
+      .select({ countryCode: tenantCounts.bucket, fans: tenantCounts.value })
+      .from(tenantCounts)
+      .where(and(counts, ne(tenantCounts.bucket, ''), gt(tenantCounts.value, 0)))
+      .orderBy(desc(tenantCounts.value), asc(tenantCounts.bucket))
+      .limit(limit),
+    db.select({ value: countedTotal }).from(tenantCounts).where(counts),
+  ]);
+  return { rows, total: total?.value ?? 0 };
 }

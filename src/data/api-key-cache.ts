@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { apiKeys, type ApiKey } from '../db/schema';
+import { BoundedMap } from '../lib/bounded-map';
 
 /** What the gateway needs to check a signature. The secret stays encrypted in every cache. */
 export type CachedApiKey = Pick<ApiKey, 'id' | 'keyId' | 'tenantId' | 'secretCiphertext' | 'status' | 'expiresAt'>;
@@ -15,7 +16,9 @@ export const kvKey = (keyId: string) => `apikey:${keyId}`;
  */
 const MEMORY_TTL_MS = 60_000;
 const KV_TTL_SECONDS = 24 * 60 * 60;
-const memory = new Map<string, { entry: CachedApiKey; at: number }>();
+/** Keys in use at this isolate; past this the oldest are dropped (and read from KV again if used). */
+const MAX_MEMORY_ENTRIES = 10_000;
+const memory = new BoundedMap<string, { entry: CachedApiKey; at: number }>(MAX_MEMORY_ENTRIES);
 
 export async function getCachedApiKey(kv: KVNamespace, keyId: string, now = Date.now()): Promise<CachedApiKey | undefined> {
   const hit = memory.get(keyId);

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { cohortMemberships, cohorts, compiledCohorts, customers, type Cohort } from '../db/schema';
 import type { CohortRules } from '../domain/cohort-rules';
-import { offsetOf, type PageParams } from '../lib/paging';
+import { offsetOf, type PageParams, type PageWindow } from '../lib/paging';
 import { isoNow } from '../lib/time';
 
 const cohortWhere = (tenantId: string, id: string) => and(eq(cohorts.tenantId, tenantId), eq(cohorts.id, id));
@@ -65,14 +65,18 @@ export async function deleteCohort(db: Database, tenantId: string, id: string): 
   return rows.length > 0;
 }
 
-/** A page of the cohort's members, newest first, read through the maintained memberships. */
-export function memberPageQuery(db: Database, tenantId: string, cohortId: string, params: PageParams) {
+/**
+ * A window of the cohort's members through the maintained memberships, newest first (read from the
+ * oldest end and reversed when `window.fromOldest`, lib/paging.ts `pageWindow`).
+ */
+export function memberPageQuery(db: Database, tenantId: string, cohortId: string, window: PageWindow) {
+  const order = window.fromOldest ? asc : desc;
   return db
     .select(getTableColumns(customers))
     .from(cohortMemberships)
     .innerJoin(customers, and(eq(customers.tenantId, cohortMemberships.tenantId), eq(customers.id, cohortMemberships.customerId)))
     .where(and(eq(cohortMemberships.tenantId, tenantId), eq(cohortMemberships.cohortId, cohortId)))
-    .orderBy(desc(cohortMemberships.customerCreatedAt), desc(cohortMemberships.customerId))
-    .limit(params.limit)
-    .offset(offsetOf(params));
+    .orderBy(order(cohortMemberships.customerCreatedAt), order(cohortMemberships.customerId))
+    .limit(window.limit)
+    .offset(window.offset);
 }

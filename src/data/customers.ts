@@ -1,22 +1,31 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, eq, exists, notExists, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { customers, internalWallets, type Customer, type CustomerStatus } from '../db/schema';
-import { offsetOf, type PageParams } from '../lib/paging';
+import type { PageParams } from '../lib/paging';
+import { nextSequenceValueStatement } from './sequences';
+import { listTotalQuery, newestFirstPage } from './tenant-counts';
 import { isoNow } from '../lib/time';
 
 export type CustomerFilters = { externalId?: string; email?: string; status?: CustomerStatus };
 
-/** Page and total of the tenant's customers, newest first (query builders for one batch). */
+/**
+ * Page and total of the tenant's customers, newest first (query builders for one batch). Status
+ * alone is a maintained count; external id and email narrow to a row or two and are counted live.
+ */
 export function customerPageQueries(db: Database, tenantId: string, filters: CustomerFilters, params: PageParams) {
-  const where = and(
-    eq(customers.tenantId, tenantId),
+  const narrowing = and(
     filters.externalId === undefined ? undefined : eq(customers.externalId, filters.externalId),
     filters.email === undefined ? undefined : eq(customers.email, filters.email.toLowerCase()),
-    filters.status === undefined ? undefined : eq(customers.status, filters.status),
   );
+  const filter = and(narrowing, filters.status === undefined ? undefined : eq(customers.status, filters.status));
+  const page = newestFirstPage(db, customers, tenantId, filter, params);
   return [
-    db.select().from(customers).where(where).orderBy(desc(customers.createdAt), desc(customers.id)).limit(params.limit).offset(offsetOf(params)),
-    db.select({ value: count() }).from(customers).where(where),
+    db.select().from(customers).where(page.where).orderBy(page.orderBy).limit(params.limit).offset(page.offset),
+    listTotalQuery(db, customers, 'customers', tenantId, {
+      bucket: { status: filters.status },
+      live: narrowing && and(eq(customers.tenantId, tenantId), filter),
+    }),
   ] as const;
 }
 
@@ -37,27 +46,42 @@ export type NewCustomer = CustomerProfile & {
   wallet: { id: string; address: string; derivationIndex: number };
 };
 
+const CUSTODIAL_WALLET_SEQUENCE = 'custodial_wallet';
+
+/**
+ * Takes the next custodial wallet derivation index (the address is derived from it before the
+ * insert) only if the tenant has no customer with `externalId` yet, so an update takes none: a
+ * statement for the batch that looks the customer up. Its RETURNING row is `{ value }`.
+ */
+export function walletIndexForNewCustomer(db: Database, tenantId: string, externalId: string) {
+  return nextSequenceValueStatement(db, CUSTODIAL_WALLET_SEQUENCE, notExists(customerByExternalIdQuery(db, tenantId, externalId)));
+}
+
+/** The row newCustomerStatements(db, input, now) writes, to render its view before the batch runs. */
+export function newCustomerRow(input: NewCustomer, now: string): Customer {
+  return {
+    id: input.id,
+    tenantId: input.tenantId,
+    externalId: input.externalId,
+    email: input.email ?? null,
+    username: input.username ?? null,
+    countryCode: input.countryCode ?? null,
+    status: 'active',
+    xpBalance: 0,
+    lifetimeXp: 0,
+    seq: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /**
  * A customer and its custodial wallet, for one batch: both exist or neither does. Balances start
  * at zero and only the ledger moves them.
  */
-export function newCustomerStatements(db: Database, input: NewCustomer) {
-  const now = isoNow();
+export function newCustomerStatements(db: Database, input: NewCustomer, now: string = isoNow()) {
   return [
-    db
-      .insert(customers)
-      .values({
-        id: input.id,
-        tenantId: input.tenantId,
-        externalId: input.externalId,
-        email: input.email ?? null,
-        username: input.username ?? null,
-        countryCode: input.countryCode ?? null,
-        status: 'active',
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning(),
+    db.insert(customers).values(newCustomerRow(input, now)).returning(),
     db.insert(internalWallets).values({
       id: input.wallet.id,
       tenantId: input.tenantId,
@@ -72,14 +96,41 @@ export function newCustomerStatements(db: Database, input: NewCustomer) {
   ] as const;
 }
 
-/** Changes only the profile fields given; the updated row (undefined when no such customer). */
-export async function updateCustomerProfile(db: Database, tenantId: string, externalId: string, profile: CustomerProfile) {
-  const [row] = await db
+/** Changes only the profile fields given; RETURNING the updated row (none when no such customer). For a batch. */
+export function profileUpdateStatement(db: Database, tenantId: string, externalId: string, profile: CustomerProfile, now: string) {
+  return db
     .update(customers)
-    .set({ ...profile, updatedAt: isoNow() })
+    .set({ ...profile, updatedAt: now })
     .where(and(eq(customers.externalId, externalId), eq(customers.tenantId, tenantId)))
     .returning();
-  return row;
+}
+
+/**
+ * SQL for a statement after a customer's write in the same batch: true when the customer's row
+ * shows exactly what `row` shows in a customer view (so a view rendered from `row` is current).
+ */
+export function customerShows(db: Database, row: Customer) {
+  const same = (column: SQLiteColumn, value: string | number | null) => sql`${column} is ${value}`;
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(customers)
+      .where(
+        and(
+          eq(customers.id, row.id),
+          eq(customers.tenantId, row.tenantId),
+          eq(customers.externalId, row.externalId),
+          same(customers.username, row.username),
+          same(customers.email, row.email),
+          same(customers.countryCode, row.countryCode),
+          eq(customers.status, row.status),
+          eq(customers.xpBalance, row.xpBalance),
+          eq(customers.lifetimeXp, row.lifetimeXp),
+          eq(customers.createdAt, row.createdAt),
+          eq(customers.updatedAt, row.updatedAt),
+        ),
+      ),
+  );
 }
 
 /** Moves the status only if it is still `from` (a concurrent change makes this return false). */

@@ -1,13 +1,20 @@
 /**
- * A D1 binding whose first round trip also runs a guard statement, first in the same batch (one D1
- * transaction). The gateway uses it to confirm its API key against D1 without an extra round
- * trip: if the guard fails, the whole batch, writes included, is rolled back.
+ * A D1 binding whose first round trip also runs a guard, first in the same batch (one D1
+ * transaction). The gateway uses it to confirm its API key against D1 without an extra round trip.
+ * The guard takes the form the batch needs:
+ *
+ * - a batch that may write carries `guard.rollback`, which fails the batch unless the caller may
+ *   proceed, so nothing of it is committed;
+ * - a batch that only reads (every statement a SELECT) carries `guard.check`, a SELECT whose answer
+ *   is checked here: when it refuses, the batch's results are discarded and the caller gets the
+ *   refusal. Nothing was written, and the batch stays a read (no write transaction, so it may later
+ *   be served by a D1 read replica).
  *
  * - Calls made while the guard is in flight wait for it, so parallel queries of a handler cannot
- *   run (and write) before the key is confirmed.
+ *   run (and write) before the caller is confirmed.
  * - The guard is the first statement, so any other failure of its batch means SQLite got past it,
  *   but the batch was rolled back; the guard stays unconfirmed and rides the next round trip.
- * - Once rejected, every further call fails with the same rejection.
+ * - Once refused, every further call fails with the same refusal.
  *
  * Results of a single statement come from `batch()`, which returns rows as objects; `raw()` is
  * rebuilt from them exactly as Drizzle does for its own batches.
@@ -17,15 +24,32 @@ const REAL = Symbol('real D1 statement');
 type Wrapped = D1PreparedStatement & { [REAL]: D1PreparedStatement };
 
 export type Guard = {
-  statement: D1PreparedStatement;
-  /** Maps the D1 error of a failed guard to the error the caller should see; other errors pass. */
-  rejection: (error: unknown) => Error | undefined;
+  /** For a batch that may write: fails the batch (rolling it back) unless the caller may proceed. */
+  rollback: D1PreparedStatement;
+  /** For a batch that only reads: a SELECT of one row whose `allowed` column is 1 when the caller may proceed. */
+  check: D1PreparedStatement;
+  /** Whether a D1 error is `rollback` refusing (other errors pass through unchanged). */
+  refusedBy: (error: unknown) => boolean;
+  /** What the caller gets once either form refused. */
+  refusal: () => Error;
 };
+
+/**
+ * Statements that cannot write. SQLite only writes through INSERT, UPDATE, DELETE or REPLACE (a
+ * WITH clause may lead one, CTE bodies cannot), DDL and PRAGMA; anything unsure counts as a write
+ * and takes the rollback guard, which is always safe.
+ */
+export function isReadOnlySql(sql: string): boolean {
+  if (/^\s*(select|values)\b/i.test(sql)) return true;
+  return /^\s*with\b/i.test(sql) && !/\b(insert|update|delete|replace)\b/i.test(sql);
+}
 
 export class GuardedD1 {
   #confirmed = false;
   #rejection: Error | undefined;
   #inFlight: Promise<unknown> | undefined;
+  /** The SQL of every statement prepared through the binding, to choose the guard's form. */
+  readonly #sqlOf = new WeakMap<D1PreparedStatement, string>();
   readonly binding: D1Database;
 
   constructor(
@@ -40,9 +64,13 @@ export class GuardedD1 {
     return this.#confirmed;
   }
 
-  /** Runs the guard alone unless a round trip already confirmed it; throws its rejection. */
+  /** Runs the guard (the read form) alone unless a round trip already confirmed it; throws its refusal. */
   async confirm(): Promise<void> {
     await this.#batch([]);
+  }
+
+  #readsOnly(statements: D1PreparedStatement[]): boolean {
+    return statements.every((statement) => isReadOnlySql(this.#sqlOf.get(statement) ?? ''));
   }
 
   /** `statements` in one round trip, behind the guard until it is confirmed. */
@@ -50,18 +78,25 @@ export class GuardedD1 {
     while (this.#inFlight) await this.#inFlight.catch(() => undefined);
     if (this.#rejection) throw this.#rejection;
     if (this.#confirmed) return statements.length ? this.d1.batch(statements) : [];
-    const carrier = this.d1.batch([this.guard.statement, ...statements]);
+    const readsOnly = this.#readsOnly(statements);
+    const carrier = this.d1.batch([readsOnly ? this.guard.check : this.guard.rollback, ...statements]);
     this.#inFlight = carrier;
+    let guardResult: D1Result | undefined;
+    let results: D1Result[];
     try {
-      const [, ...results] = await carrier;
-      this.#confirmed = true;
-      return results;
+      [guardResult, ...results] = await carrier;
     } catch (error) {
-      this.#rejection = this.guard.rejection(error);
+      if (this.guard.refusedBy(error)) this.#rejection = this.guard.refusal();
       throw this.#rejection ?? error;
     } finally {
       this.#inFlight = undefined;
     }
+    if (readsOnly && (guardResult?.results[0] as { allowed?: unknown } | undefined)?.allowed !== 1) {
+      this.#rejection = this.guard.refusal();
+      throw this.#rejection;
+    }
+    this.#confirmed = true;
+    return results;
   }
 
   /** The statement's result through the guard's batch, or undefined when the guard is confirmed. */
@@ -73,10 +108,11 @@ export class GuardedD1 {
     return result as D1Result<Record<string, unknown>>;
   }
 
-  #wrapStatement(real: D1PreparedStatement): Wrapped {
+  #wrapStatement(real: D1PreparedStatement, sql: string): Wrapped {
+    this.#sqlOf.set(real, sql);
     const wrapped = {
       [REAL]: real,
-      bind: (...values: unknown[]) => this.#wrapStatement(real.bind(...values)),
+      bind: (...values: unknown[]) => this.#wrapStatement(real.bind(...values), sql),
       first: async (column?: string) => {
         const result = await this.#throughGuard(real);
         if (!result) return column === undefined ? real.first() : real.first(column);
@@ -98,7 +134,7 @@ export class GuardedD1 {
   #wrapDatabase(): D1Database {
     const unwrap = (statement: D1PreparedStatement) => (statement as Partial<Wrapped>)[REAL] ?? statement;
     const database = {
-      prepare: (query: string) => this.#wrapStatement(this.d1.prepare(query)),
+      prepare: (query: string) => this.#wrapStatement(this.d1.prepare(query), query),
       batch: (statements: D1PreparedStatement[]) => this.#batch(statements.map(unwrap)),
       exec: (query: string) => this.d1.exec(query),
       withSession: (constraint?: string) => this.d1.withSession(constraint),

@@ -1,85 +1,123 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { gatewaySignatureUses, idempotencyRecords, type IdempotencyRecord } from '../db/schema';
-import { recordSignatureUse, signatureUseKey, usedWithKey, type SignatureUse } from './signature-uses';
+import { violatesUnique } from './db-errors';
+import { claimSignatureUse, recordSignatureUse, signatureUseKey, usedWithKey, type SignatureUse } from './signature-uses';
 
 export type Fingerprint = { method: string; path: string; requestHash: string };
 
-/**
- * What the reservation found: the key claimed for this request, someone else's record holding the
- * key (in flight or finished), or the request's signature already used with another key.
- */
-export type Reservation = { kind: 'claimed'; createdAt: string } | { kind: 'held'; record: IdempotencyRecord } | { kind: 'signature-used-elsewhere' };
+/** A request's claim of its key; `createdAt` (its clock, to the millisecond) tells it from a later claim of the same key. */
+export type Claim = { tenantId: string; key: string; createdAt: string };
+
+/** A finished request's status and body, replayed until `expiresAt`. */
+export type Outcome = { status: number; body: string; expiresAt: string };
+
+/** A gateway write under way: its claim, and its response once the write's own batch stored it. */
+export type IdempotentWrite = { claim: Claim; storedWithWrite?: Omit<Outcome, 'expiresAt'> };
+
+/** What holds a key for a request without a claim of its own (see settleWithoutClaim). */
+export type KeyState =
+  | { kind: 'stored' }
+  | { kind: 'free' }
+  | { kind: 'held'; record: IdempotencyRecord }
+  | { kind: 'signature-used-elsewhere' };
 
 const recordOf = (tenantId: string, key: string) => and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, key));
+const claimRecord = (claim: Claim) => and(recordOf(claim.tenantId, claim.key), eq(idempotencyRecords.createdAt, claim.createdAt));
 
 /**
- * One round trip (one D1 transaction), after the API key guard when it rides along: records the
- * signature's first use, then claims `key` only if that use is with `key`: inserts an in-flight
- * record, or takes over an expired one (expired records count as absent). A signature first used
- * with another key claims nothing. `created_at` (this request's clock, to the millisecond)
- * identifies the claim when it is settled.
+ * The statements that record the signature's use and claim the key, to lead the request's first
+ * D1 batch (data/claiming-d1.ts). They never settle a conflict: a signature used with another key,
+ * or a key held by a live record, fails its statement and D1 rolls the whole batch back, the write
+ * it carries included (`isClaimConflict`). An expired record counts as absent and goes first.
  */
-export async function reserveKey(
-  db: Database,
-  tenantId: string,
-  use: SignatureUse,
-  fingerprint: Fingerprint,
-  times: { now: string; leaseUntil: string },
-): Promise<Reservation> {
-  const key = use.idempotencyKey;
-  const claim = { ...fingerprint, responseStatus: null, responseBody: null, createdAt: times.now, expiresAt: times.leaseUntil };
-  // INSERT ... SELECT: the row exists only when the signature's use is with this key.
-  const claimIfOurs = db
+export function claimStatements(db: Database, claim: Claim, use: SignatureUse, fingerprint: Fingerprint, leaseUntil: string) {
+  return [
+    claimSignatureUse(db, claim.tenantId, use, claim.createdAt),
+    db.delete(idempotencyRecords).where(and(recordOf(claim.tenantId, claim.key), lte(idempotencyRecords.expiresAt, claim.createdAt))),
+    db.insert(idempotencyRecords).values({ ...fingerprint, ...claim, responseStatus: null, responseBody: null, expiresAt: leaseUntil }),
+  ] as const;
+}
+
+/** True when a batch led by claimStatements was rolled back because the key or the signature is taken. */
+export function isClaimConflict(error: unknown): boolean {
+  return violatesUnique(error, 'idempotency_records.') || violatesUnique(error, 'gateway_signature_uses.');
+}
+
+/** Stores `outcome` as the key's record if the key is free (an expired record counts as free) and the signature's use is with this key. */
+function storeOutcomeStatement(db: Database, claim: Claim, use: SignatureUse, fingerprint: Fingerprint, outcome: Outcome) {
+  const record = { ...fingerprint, responseStatus: outcome.status, responseBody: outcome.body, createdAt: claim.createdAt, expiresAt: outcome.expiresAt };
+  // INSERT ... SELECT: a row only when the signature's use is with this key.
+  const ifOurs = db
     .select({
       tenantId: gatewaySignatureUses.tenantId,
       key: gatewaySignatureUses.idempotencyKey,
-      method: sql`${claim.method}`.as('method'),
-      path: sql`${claim.path}`.as('path'),
-      requestHash: sql`${claim.requestHash}`.as('request_hash'),
-      responseStatus: sql`null`.as('response_status'),
-      responseBody: sql`null`.as('response_body'),
-      createdAt: sql`${claim.createdAt}`.as('created_at'),
-      expiresAt: sql`${claim.expiresAt}`.as('expires_at'),
+      method: sql`${record.method}`.as('method'),
+      path: sql`${record.path}`.as('path'),
+      requestHash: sql`${record.requestHash}`.as('request_hash'),
+      responseStatus: sql`${record.responseStatus}`.as('response_status'),
+      responseBody: sql`${record.responseBody}`.as('response_body'),
+      createdAt: sql`${record.createdAt}`.as('created_at'),
+      expiresAt: sql`${record.expiresAt}`.as('expires_at'),
     })
     .from(gatewaySignatureUses)
-    .where(usedWithKey(tenantId, use));
-  const [, claimed, existing, signatureUse] = await db.batch([
-    recordSignatureUse(db, tenantId, use),
-    db
-      .insert(idempotencyRecords)
-      .select(claimIfOurs)
-      .onConflictDoUpdate({
-        target: [idempotencyRecords.tenantId, idempotencyRecords.key],
-        set: claim,
-        setWhere: lte(idempotencyRecords.expiresAt, times.now),
-      })
-      .returning({ createdAt: idempotencyRecords.createdAt }),
-    db.select().from(idempotencyRecords).where(recordOf(tenantId, key)).limit(1),
-    signatureUseKey(db, tenantId, use.signature),
-  ]);
-  if (signatureUse[0]?.idempotencyKey !== key) return { kind: 'signature-used-elsewhere' };
-  if (claimed[0]) return { kind: 'claimed', createdAt: claimed[0].createdAt };
-  const record = existing[0];
-  if (!record) throw new Error('idempotency record vanished during reservation');
-  return { kind: 'held', record };
+    .where(usedWithKey(claim.tenantId, use));
+  return db
+    .insert(idempotencyRecords)
+    .select(ifOurs)
+    .onConflictDoUpdate({ target: [idempotencyRecords.tenantId, idempotencyRecords.key], set: record, setWhere: lte(idempotencyRecords.expiresAt, claim.createdAt) })
+    .returning({ key: idempotencyRecords.key });
 }
 
-/** Stores the outcome of the claim made at `createdAt`, to be replayed until `expiresAt`. */
-export async function completeKey(
-  db: Database,
-  tenantId: string,
-  key: string,
-  createdAt: string,
-  outcome: { status: number; body: string; expiresAt: string },
-): Promise<void> {
-  await db
+/**
+ * One round trip for a request that holds no claim (its claim conflicted, or none of its round
+ * trips succeeded, so nothing it wrote was kept): records the signature's first use, as a claim
+ * would, reads the live record of the key and, given an `outcome`, stores it (storeOutcomeStatement).
+ */
+export async function settleWithoutClaim(db: Database, claim: Claim, use: SignatureUse, fingerprint: Fingerprint, outcome?: Outcome): Promise<KeyState> {
+  const [, live, signatureUse, stored] = await db.batch([
+    recordSignatureUse(db, claim.tenantId, use),
+    // Read before the store, in the same transaction: the record that holds the key, if any.
+    db.select().from(idempotencyRecords).where(and(recordOf(claim.tenantId, claim.key), gt(idempotencyRecords.expiresAt, claim.createdAt))).limit(1),
+    signatureUseKey(db, claim.tenantId, use.signature),
+    ...(outcome ? [storeOutcomeStatement(db, claim, use, fingerprint, outcome)] : []),
+  ]);
+  if (signatureUse[0]?.idempotencyKey !== claim.key) return { kind: 'signature-used-elsewhere' };
+  if (stored && stored.length > 0) return { kind: 'stored' };
+  return live[0] ? { kind: 'held', record: live[0] } : { kind: 'free' };
+}
+
+/**
+ * Stores the outcome of `claim`, only if `onlyIf` (SQL) holds: a statement for the write's own
+ * batch, whose RETURNING rows say whether it stored anything.
+ */
+export function completionStatement(db: Database, claim: Claim, outcome: Outcome, onlyIf?: SQL) {
+  return db
     .update(idempotencyRecords)
     .set({ responseStatus: outcome.status, responseBody: outcome.body, expiresAt: outcome.expiresAt })
-    .where(and(recordOf(tenantId, key), eq(idempotencyRecords.createdAt, createdAt)));
+    .where(and(claimRecord(claim), onlyIf))
+    .returning({ key: idempotencyRecords.key });
 }
 
-/** Drops the claim made at `createdAt`, so the key can be used again at once. */
-export async function releaseKey(db: Database, tenantId: string, key: string, createdAt: string): Promise<void> {
-  await db.delete(idempotencyRecords).where(and(recordOf(tenantId, key), eq(idempotencyRecords.createdAt, createdAt)));
+/** Stores the outcome of `claim`, to be replayed until `outcome.expiresAt`. */
+export async function completeKey(db: Database, claim: Claim, outcome: Outcome): Promise<void> {
+  await completionStatement(db, claim, outcome);
 }
+
+/** Drops `claim`, so the key can be used again at once. */
+export async function releaseKey(db: Database, claim: Claim): Promise<void> {
+  await db.delete(idempotencyRecords).where(claimRecord(claim));
+}
+
+/**
+ * Lets a write store its own response in its batch, one D1 round trip fewer. Before the batch the
+ * write renders the view it will answer from the values it is about to write; `statement` stores
+ * that view's response in the request's claim if `onlyIf`, SQL placed after the write in the same
+ * batch, confirms that the rows are the ones the view was rendered from. `settle` takes the
+ * statement's rows once the batch ran. A write that cannot render its view beforehand skips it and
+ * the idempotency middleware stores the response after the handler, as for any other write.
+ */
+export type ResponseWithWrite<View> = {
+  statement(db: Database, view: View, onlyIf?: SQL): ReturnType<typeof completionStatement>;
+  settle(rows: readonly unknown[]): void;
+};

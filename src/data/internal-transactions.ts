@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
   blockchainTransactionLinks,
@@ -12,7 +12,9 @@ import {
   type TransactionStatus,
   type TransactionType,
 } from '../db/schema';
-import { offsetOf, type PageParams } from '../lib/paging';
+import type { PageParams } from '../lib/paging';
+import { ownedBy } from './scoping';
+import { listTotalQuery, newestFirstPage } from './tenant-counts';
 import type { InternalTransactionDetails } from '../views/internal-transaction';
 
 /**
@@ -29,7 +31,7 @@ export function detailQueries(db: Database, tenantId: string, txWhere: SQL) {
       .from(onchainAssets)
       .where(
         and(
-          eq(onchainAssets.tenantId, tenantId),
+          ownedBy(onchainAssets.tenantId, tenantId),
           inArray(onchainAssets.id, db.select({ id: internalTransactions.onchainAssetId }).from(internalTransactions).where(txWhere)),
         ),
       ),
@@ -39,7 +41,7 @@ export function detailQueries(db: Database, tenantId: string, txWhere: SQL) {
       .innerJoin(rewards, and(eq(rewards.id, redemptions.rewardId), eq(rewards.tenantId, tenantId)))
       .where(
         and(
-          eq(redemptions.tenantId, tenantId),
+          ownedBy(redemptions.tenantId, tenantId),
           inArray(redemptions.id, db.select({ id: internalTransactions.redemptionId }).from(internalTransactions).where(txWhere)),
         ),
       ),
@@ -73,7 +75,7 @@ export function customerQuery(db: Database, tenantId: string, txWhere: SQL) {
     .from(customers)
     .where(
       and(
-        eq(customers.tenantId, tenantId),
+        ownedBy(customers.tenantId, tenantId),
         inArray(customers.id, db.select({ id: internalTransactions.userId }).from(internalTransactions).where(txWhere)),
       ),
     );
@@ -97,21 +99,25 @@ export type TransactionFilters = { type?: TransactionType; status?: TransactionS
 
 /**
  * A page of the tenant's transactions, newest first, with the total, their details and customers,
- * in one D1 round trip: every statement selects the page through the same id subquery.
+ * in one D1 round trip: every statement selects the page through the same id subquery. Type and
+ * status are maintained counts; a customer's transactions are counted on its own index.
  */
 export async function listInternalTransactionRows(db: Database, tenantId: string, filters: TransactionFilters, params: PageParams) {
-  const where = and(
-    eq(internalTransactions.tenantId, tenantId),
+  const ofCustomer = filters.userId ? eq(internalTransactions.userId, filters.userId) : undefined;
+  const filter = and(
     filters.type ? eq(internalTransactions.type, filters.type) : undefined,
     filters.status ? eq(internalTransactions.status, filters.status) : undefined,
-    filters.userId ? eq(internalTransactions.userId, filters.userId) : undefined,
-  )!;
-  const newestFirst = [desc(internalTransactions.createdAt), desc(internalTransactions.id)];
-  const pageIds = db.select({ id: internalTransactions.id }).from(internalTransactions).where(where).orderBy(...newestFirst).limit(params.limit).offset(offsetOf(params));
-  const onPage = and(eq(internalTransactions.tenantId, tenantId), inArray(internalTransactions.id, pageIds))!;
+    ofCustomer,
+  );
+  const page = newestFirstPage(db, internalTransactions, tenantId, filter, params);
+  const pageIds = db.select({ id: internalTransactions.id }).from(internalTransactions).where(page.where).orderBy(page.orderBy).limit(params.limit).offset(page.offset);
+  const onPage = and(ownedBy(internalTransactions.tenantId, tenantId), inArray(internalTransactions.id, pageIds))!;
   const [rows, [total], assets, rewardRows, chainRows, customerRows] = await db.batch([
-    db.select().from(internalTransactions).where(onPage).orderBy(...newestFirst),
-    db.select({ value: count() }).from(internalTransactions).where(where),
+    db.select().from(internalTransactions).where(onPage).orderBy(desc(internalTransactions.seq)),
+    listTotalQuery(db, internalTransactions, 'internal_transactions', tenantId, {
+      bucket: { type: filters.type, status: filters.status },
+      live: ofCustomer && and(eq(internalTransactions.tenantId, tenantId), filter),
+    }),
     ...detailQueries(db, tenantId, onPage),
     customerQuery(db, tenantId, onPage),
   ]);

@@ -1,6 +1,17 @@
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { customerGuard, customers, internalTransactions, internalWallets, onchainAssets, onchainOperations, XP_ASSET_KEY, type CustomerStatus, type TransactionType } from '../db/schema';
+import {
+  customerGuard,
+  customers,
+  internalTransactions,
+  internalWallets,
+  onchainAssets,
+  onchainOperations,
+  XP_ASSET_KEY,
+  type CustomerStatus,
+  type InternalTransaction,
+  type TransactionType,
+} from '../db/schema';
 import { violatesCheck } from './db-errors';
 import { lifetimeDelta } from '../domain/ledger';
 import { isoNow } from '../lib/time';
@@ -40,8 +51,7 @@ const ZEROS = '0'.repeat(36);
  * @example
  * await db.batch([...ledgerEntryStatements(db, entry)]).catch(rethrowLedgerError);
  */
-export function ledgerEntryStatements(db: Database, entry: LedgerEntry) {
-  const now = isoNow();
+export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: string = isoNow()) {
   const mirror = sql`select a.id as asset_id, a.chain_id, a.decimals, w.address
     from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id and w.user_id = ${entry.userId}
     where a.tenant_id = ${entry.tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
@@ -77,6 +87,34 @@ export function ledgerEntryStatements(db: Database, entry: LedgerEntry) {
         ${String(Math.abs(entry.amount))} || substr(${ZEROS}, 1, coalesce(m.decimals, 0)), null, null, null, 0, null, null, ${now}, ${now}
       from (${mirror}) m`),
   ] as const;
+}
+
+/**
+ * The row `ledgerEntryStatements(db, entry, now)` writes when the entry completes at once (no XP
+ * token mirrors it and it awaits no settlement), to render a response before the batch runs.
+ */
+export function completedEntryRow(entry: LedgerEntry, now: string): InternalTransaction {
+  return {
+    id: entry.id,
+    tenantId: entry.tenantId,
+    userId: entry.userId,
+    onchainAssetId: null,
+    redemptionId: entry.redemptionId ?? null,
+    type: entry.type,
+    amount: entry.amount,
+    metadata: entry.metadata ?? null,
+    notes: entry.notes ?? null,
+    status: 'completed',
+    seq: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** SQL for a statement after the entry's in the same batch: true when it was written as completedEntryRow. */
+export function writtenAsCompleted(entry: Pick<LedgerEntry, 'id' | 'tenantId'>) {
+  const t = internalTransactions;
+  return sql`exists (select 1 from ${t} where ${t.id} = ${entry.id} and ${t.tenantId} = ${entry.tenantId} and ${t.status} = 'completed' and ${t.onchainAssetId} is null)`;
 }
 
 /** True when a batch was rolled back because a balance would have gone below zero. */

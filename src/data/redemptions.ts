@@ -1,18 +1,18 @@
-import { and, count, desc, eq, gte, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, gte, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { customers, internalWallets, onchainAssets, redemptionGuard, redemptions, rewards, tenants, tierRules, type Redemption } from '../db/schema';
 import { EARNING_STATUSES } from '../domain/ledger';
-import { offsetOf, type PageParams } from '../lib/paging';
+import type { PageParams } from '../lib/paging';
 import type { RedemptionDetails } from '../views/redemption';
 import { violatesCheck, violatesUnique } from './db-errors';
+import { ownedBy } from './scoping';
+import { listTotalQuery, newestFirstPage } from './tenant-counts';
 
-const newestFirst = [desc(redemptions.createdAt), desc(redemptions.id)] as const;
-
-/** The customer, the reward and the reward's minimum tier, as the pre-redemption checks need them. */
+/** The customer, the reward and the reward's minimum tier, as the pre-redemption checks need them (and the tenant, as the view shows it). */
 export async function loadRedemptionCandidate(db: Database, tenantId: string, userId: string, rewardId: string) {
   const reward = and(eq(rewards.id, rewardId), eq(rewards.tenantId, tenantId));
-  const [customerRows, rewardRows, tierRows, assetRows, walletRows] = await db.batch([
+  const [customerRows, rewardRows, tierRows, assetRows, walletRows, tenantRows] = await db.batch([
     db.select().from(customers).where(and(eq(customers.id, userId), eq(customers.tenantId, tenantId))).limit(1),
     db.select().from(rewards).where(reward).limit(1),
     db
@@ -24,8 +24,9 @@ export async function loadRedemptionCandidate(db: Database, tenantId: string, us
       .where(and(eq(onchainAssets.tenantId, tenantId), inArray(onchainAssets.id, db.select({ id: rewards.onchainAssetId }).from(rewards).where(reward))))
       .limit(1),
     db.select({ address: internalWallets.address }).from(internalWallets).where(and(eq(internalWallets.tenantId, tenantId), eq(internalWallets.userId, userId))).limit(1),
+    db.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
   ]);
-  return { customer: customerRows[0], reward: rewardRows[0], minTier: tierRows[0], asset: assetRows[0], wallet: walletRows[0] };
+  return { customer: customerRows[0], reward: rewardRows[0], minTier: tierRows[0], asset: assetRows[0], wallet: walletRows[0], tenant: tenantRows[0] };
 }
 
 /**
@@ -59,6 +60,39 @@ export function stockChangeStatement(db: Database, tenantId: string, rewardId: s
     .where(and(eq(rewards.id, rewardId), eq(rewards.tenantId, tenantId)));
 }
 
+/**
+ * SQL for a statement after a redemption's writes in the same batch: true when the redemption was
+ * written `completed` and its reward, customer and tenant still show what `details` (read before
+ * the batch) shows, so the view rendered from them before the batch is the redemption's view.
+ */
+export function redemptionShowsAsRead(db: Database, tenantId: string, redemptionId: string, { reward, customer, tenant }: RedemptionDetails) {
+  const same = (column: SQLiteColumn, value: string | null) => sql`${column} is ${value}`;
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(redemptions)
+      .innerJoin(rewards, and(eq(rewards.id, redemptions.rewardId), eq(rewards.tenantId, tenantId)))
+      .innerJoin(customers, and(eq(customers.id, redemptions.userId), eq(customers.tenantId, tenantId)))
+      .innerJoin(tenants, eq(tenants.id, redemptions.tenantId))
+      .where(
+        and(
+          eq(redemptions.id, redemptionId),
+          eq(redemptions.tenantId, tenantId),
+          eq(redemptions.status, 'completed'),
+          eq(rewards.title, reward.title),
+          same(rewards.description, reward.description),
+          eq(rewards.status, reward.status),
+          eq(rewards.xpCost, reward.xpCost),
+          same(rewards.onchainAssetId, reward.onchainAssetId),
+          same(customers.username, customer.username),
+          same(customers.email, customer.email),
+          eq(tenants.name, tenant.name),
+          eq(tenants.slug, tenant.slug),
+        ),
+      ),
+  );
+}
+
 export const isRedemptionRejected = (error: unknown) => violatesCheck(error, 'redemption_not_allowed');
 export const isOutOfStock = (error: unknown) => violatesCheck(error, 'reward_stock_never_negative');
 /** A second refund of one redemption (internal_transactions_one_refund_per_redemption). */
@@ -67,25 +101,26 @@ export const isAlreadyRefunded = (error: unknown) => violatesUnique(error, 'inte
 /**
  * The statements that read the tenant's redemptions matching `where` (one page of them, newest
  * first, when `page` is given) together with everything their view shows, for one D1 batch; they
- * may follow writes in the same batch. Read the results with `assembleRedemptions`.
+ * may follow writes in the same batch. Read the results with `assembleRedemptions`. Every
+ * statement finds its rows by id from the page's ids (ownedBy: never by walking the tenant).
  */
 export function redemptionReadQueries(db: Database, tenantId: string, where: SQL | undefined, page?: PageParams) {
-  const scoped = and(eq(redemptions.tenantId, tenantId), where);
-  const selected = (column: SQLiteColumn) => {
-    const query = db.select({ id: column }).from(redemptions).where(scoped).orderBy(...newestFirst).$dynamic();
-    return page ? query.limit(page.limit).offset(offsetOf(page)) : query;
-  };
-  const rows = db.select().from(redemptions).where(scoped).orderBy(...newestFirst).$dynamic();
+  const window = page
+    ? newestFirstPage(db, redemptions, tenantId, where, page)
+    : { where: and(eq(redemptions.tenantId, tenantId), where), orderBy: desc(redemptions.seq), offset: 0 };
+  const ids = db.select({ id: redemptions.id }).from(redemptions).where(window.where).orderBy(window.orderBy).$dynamic();
+  const onPage = and(ownedBy(redemptions.tenantId, tenantId), inArray(redemptions.id, page ? ids.limit(page.limit).offset(window.offset) : ids));
+  const selected = (column: SQLiteColumn) => db.select({ id: column }).from(redemptions).where(onPage);
   const rewardOf = (column: SQLiteColumn) =>
-    db.select({ id: column }).from(rewards).where(and(eq(rewards.tenantId, tenantId), inArray(rewards.id, selected(redemptions.rewardId))));
+    db.select({ id: column }).from(rewards).where(and(ownedBy(rewards.tenantId, tenantId), inArray(rewards.id, selected(redemptions.rewardId))));
   return [
-    page ? rows.limit(page.limit).offset(offsetOf(page)) : rows,
-    db.select().from(rewards).where(and(eq(rewards.tenantId, tenantId), inArray(rewards.id, selected(redemptions.rewardId)))),
-    db.select().from(onchainAssets).where(and(eq(onchainAssets.tenantId, tenantId), inArray(onchainAssets.id, rewardOf(rewards.onchainAssetId)))),
+    db.select().from(redemptions).where(onPage).orderBy(desc(redemptions.seq)),
+    db.select().from(rewards).where(and(ownedBy(rewards.tenantId, tenantId), inArray(rewards.id, selected(redemptions.rewardId)))),
+    db.select().from(onchainAssets).where(and(ownedBy(onchainAssets.tenantId, tenantId), inArray(onchainAssets.id, rewardOf(rewards.onchainAssetId)))),
     db
       .select({ id: customers.id, username: customers.username, email: customers.email })
       .from(customers)
-      .where(and(eq(customers.tenantId, tenantId), inArray(customers.id, selected(redemptions.userId)))),
+      .where(and(ownedBy(customers.tenantId, tenantId), inArray(customers.id, selected(redemptions.userId)))),
     db.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId)),
   ] as const;
 }
@@ -119,14 +154,18 @@ export async function findRedemption(db: Database, tenantId: string, id: string)
 
 export type RedemptionFilters = { status?: Redemption['status']; userId?: string; rewardId?: string };
 
+/** Status alone is a maintained count; a customer's or a reward's redemptions are counted on their index. */
 export async function listRedemptions(db: Database, tenantId: string, filters: RedemptionFilters, page: PageParams) {
-  const where = and(
-    filters.status ? eq(redemptions.status, filters.status) : undefined,
+  const narrowing = and(
     filters.userId ? eq(redemptions.userId, filters.userId) : undefined,
     filters.rewardId ? eq(redemptions.rewardId, filters.rewardId) : undefined,
   );
+  const where = and(filters.status ? eq(redemptions.status, filters.status) : undefined, narrowing);
   const [[total], ...read] = await db.batch([
-    db.select({ value: count() }).from(redemptions).where(and(eq(redemptions.tenantId, tenantId), where)),
+    listTotalQuery(db, redemptions, 'redemptions', tenantId, {
+      bucket: { status: filters.status },
+      live: narrowing && and(eq(redemptions.tenantId, tenantId), where),
+    }),
     ...redemptionReadQueries(db, tenantId, where, page),
   ]);
   return { items: assembleRedemptions(read), total: total?.value ?? 0 };

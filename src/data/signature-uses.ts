@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { gatewaySignatureUses } from '../db/schema';
 
@@ -9,13 +9,26 @@ const useOf = (tenantId: string, signature: string) => and(eq(gatewaySignatureUs
 
 /**
  * Records the first use of a signature; a later use keeps the first row (the primary key makes it
- * atomic, whatever location the requests come from). Meant for a batch: see reserveKey.
+ * atomic, whatever location the requests come from). Meant for a batch: see settleWithoutClaim.
  */
 export function recordSignatureUse(db: Database, tenantId: string, use: SignatureUse) {
   return db
     .insert(gatewaySignatureUses)
     .values({ tenantId, ...use })
     .onConflictDoNothing({ target: [gatewaySignatureUses.tenantId, gatewaySignatureUses.signature] });
+}
+
+/**
+ * Records the first use of a signature with `use.idempotencyKey`, and fails the batch it is in (the
+ * primary key) when the signature was first used with another key; a use with this key passes
+ * unchanged. Meant to lead a write's batch: see data/idempotency.ts claimStatements.
+ */
+export function claimSignatureUse(db: Database, tenantId: string, use: SignatureUse, now: string) {
+  const usedWithThisKey = db.select({ one: sql`1` }).from(gatewaySignatureUses).where(usedWithKey(tenantId, use));
+  // Every column, in the table's order (insert ... select names them all).
+  return db
+    .insert(gatewaySignatureUses)
+    .select(sql`select ${tenantId}, ${use.signature}, ${use.idempotencyKey}, ${now}, ${use.expiresAt} where ${notExists(usedWithThisKey)}`);
 }
 
 /** The idempotency key the signature was first used with (a select for the same batch). */

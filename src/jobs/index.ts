@@ -3,6 +3,7 @@ import type { Bindings } from '../env';
 import { onchainContext } from '../chain/context';
 import { followSettlements } from '../services/settlement-receipts';
 import { indexOnchainAssets } from './asset-indexer';
+import { refreshQueryStatistics } from '../data/query-statistics';
 import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
 
 type Job = (env: Bindings) => Promise<unknown>;
@@ -10,7 +11,7 @@ type Job = (env: Bindings) => Promise<unknown>;
 /** Cron expression (exactly as in wrangler.toml `[triggers] crons`) -> the jobs it runs. */
 export const cronJobs: Record<string, Job[]> = {
   '* * * * *': [(env) => followSettlements(createDatabase(env.DB), onchainContext(env)), indexOnchainAssets],
-  '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB))],
+  '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB)],
 };
 
 /** The Worker's `scheduled` handler: runs the jobs of the cron that fired; one failing job does not stop the others. */

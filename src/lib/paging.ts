@@ -58,3 +58,21 @@ export function pageSchema<T extends z.ZodType>(item: T) {
     has_next_page: z.boolean(),
   });
 }
+
+/** Rows to read for a page, from the newest end or, reversed, from the oldest end. */
+export type PageWindow = { fromOldest: boolean; offset: number; limit: number };
+
+/**
+ * How to read page `params` of a newest-first list of `total` rows so that no page walks more than
+ * half the list: a page past the middle is read from the oldest end (and reversed by the caller),
+ * so the last page costs what the first does.
+ *
+ * @example pageWindow({ page: 5, limit: 20 }, 90) // { fromOldest: true, offset: 0, limit: 10 }
+ */
+export function pageWindow(params: PageParams, total: number): PageWindow {
+  const offset = offsetOf(params);
+  const end = Math.min(offset + params.limit, total);
+  if (offset >= total) return { fromOldest: false, offset, limit: 0 };
+  const offsetFromOldest = total - end;
+  return offsetFromOldest < offset ? { fromOldest: true, offset: offsetFromOldest, limit: end - offset } : { fromOldest: false, offset, limit: params.limit };
+}

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { decryptSecret } from '../auth/secret-box';
+import { apiKeyVerifier, forgetApiKeyVerifier } from '../auth/api-key-verifiers';
 import { canonicalSignedUrl, MALFORMED_SIGNATURE, reserializedBody, SIGNATURE_FORMAT, signatureFailure } from '../auth/signature';
 import { createDatabase } from '../db/client';
 import { apiKeys } from '../db/schema';
@@ -9,6 +9,7 @@ import { cacheApiKey, getCachedApiKey, loadApiKeyForCache, refreshCachedApiKey, 
 import { GuardedD1, type Guard } from '../data/guarded-d1';
 import { effectiveStatus, KEY_ID_FORMAT } from '../domain/api-keys';
 import type { GatewayEnv } from '../env';
+import { BoundedMap } from '../lib/bounded-map';
 import { ApiError } from '../lib/errors';
 import { isoNow, unixSeconds } from '../lib/time';
 
@@ -19,7 +20,7 @@ const KEY_NOT_ACTIVE = 'API key is revoked or expired';
 const MALFORMED_KEY_ID = 'X-Tenant-Key is not an API key id (key_ and 20 characters a-z, 2-7, as in the key_id shown on creation)';
 /** last_used_at is written at most this often per key and isolate (in the background). */
 const LAST_USED_THROTTLE_MS = 60_000;
-const lastUsedWrites = new Map<string, number>();
+const lastUsedWrites = new BoundedMap<string, number>(10_000);
 
 function deny(message: string): never {
   throw new ApiError('AUTH_INVALID_CREDENTIALS', message);
@@ -56,19 +57,27 @@ async function findKey(c: Context<GatewayEnv>, keyId: string): Promise<{ key: Ca
   return { key, confirmed: true };
 }
 
+/** The SQL condition "this key is active in D1 now" (?1 the key's row id, ?2 now). */
+const KEY_IS_ACTIVE = `EXISTS (SELECT 1 FROM api_keys WHERE id = ?1 AND status = 'active' AND (expires_at IS NULL OR expires_at > ?2))`;
+
 /**
- * Fails the batch it rides in (CHECK api_key_not_active) unless the key is active in D1 now. When
- * D1 contradicts a cached `active`, the caches are refreshed so the next request fails without D1.
+ * Confirms the key against D1 in the request's first batch: a batch that may write fails (CHECK
+ * api_key_not_active, everything rolled back) unless the key is active; a batch that only reads
+ * carries a SELECT of the same condition, checked by GuardedD1, so a read never opens a write
+ * transaction. When D1 contradicts a cached `active`, the caches are refreshed so the next request
+ * fails without D1.
  */
 function keyGuard(c: Context<GatewayEnv>, key: CachedApiKey): Guard {
+  const now = isoNow();
   return {
-    statement: c.env.DB.prepare(
-      `INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT EXISTS (
-         SELECT 1 FROM api_keys WHERE id = ?1 AND status = 'active' AND (expires_at IS NULL OR expires_at > ?2))`,
-    ).bind(key.id, isoNow()),
-    rejection: (error) => {
+    rollback: c.env.DB.prepare(`INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ${KEY_IS_ACTIVE}`).bind(key.id, now),
+    check: c.env.DB.prepare(`SELECT ${KEY_IS_ACTIVE} AS allowed`).bind(key.id, now),
+    refusedBy: (error) => {
       const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
-      if (!text.includes('api_key_not_active')) return undefined;
+      return text.includes('api_key_not_active');
+    },
+    refusal: () => {
+      forgetApiKeyVerifier(key.keyId);
       c.executionCtx.waitUntil(refreshCachedApiKey(createDatabase(c.env.DB), c.env.KV, key.keyId));
       return new ApiError('AUTH_INVALID_CREDENTIALS', KEY_NOT_ACTIVE);
     },
@@ -109,11 +118,14 @@ export function gatewayAuth() {
     const body = await sentBody(c);
 
     const { key, confirmed } = await findKey(c, keyId);
-    const secret = await decryptSecret(c.get('config').API_KEY_ENCRYPTION_KEY, key.secretCiphertext);
+    const verifier = await apiKeyVerifier(c.get('config').API_KEY_ENCRYPTION_KEY, key.keyId, key.secretCiphertext);
     const parts = { timestamp, method: c.req.method.toUpperCase(), url: canonicalSignedUrl(c.req.url), body: body.signed };
-    const failure = await signatureFailure(secret, parts, signature, body.raw);
+    const failure = await signatureFailure(verifier, parts, signature, body.raw);
     if (failure) deny(failure);
-    if (effectiveStatus(key, isoNow()) !== 'active') deny(KEY_NOT_ACTIVE);
+    if (effectiveStatus(key, isoNow()) !== 'active') {
+      forgetApiKeyVerifier(key.keyId);
+      deny(KEY_NOT_ACTIVE);
+    }
 
     // The first instant the timestamp check refuses this signature: its use need not be kept past it.
     const signatureExpiresAt = new Date((Number(timestamp) + tolerance + 1) * 1000).toISOString();

@@ -1,7 +1,20 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { reserializedBody } from '../auth/signature';
-import { completeKey, releaseKey, reserveKey, type Fingerprint } from '../data/idempotency';
+import { createDatabase, type Database } from '../db/client';
+import type { IdempotencyRecord } from '../db/schema';
+import { ClaimingD1 } from '../data/claiming-d1';
+import {
+  claimStatements,
+  completeKey,
+  completionStatement,
+  isClaimConflict,
+  releaseKey,
+  settleWithoutClaim,
+  type Fingerprint,
+  type IdempotentWrite,
+  type ResponseWithWrite,
+} from '../data/idempotency';
 import type { GatewayEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import { isoNow } from '../lib/time';
@@ -65,18 +78,68 @@ function readKey(c: Context<GatewayEnv>): string {
   return key;
 }
 
-/** A replayed signature is refused before anything runs; nothing about the first use is revealed. */
+/** Nothing of the request is kept (its claim and write were refused together); nothing about the first use is revealed. */
 const SIGNATURE_REPLAYED =
   'This signature was already used with another X-Idempotency-Key: a signature of a write is single-use. Sign the request again with a fresh timestamp';
+
+const keyInUse = () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still in progress; retry later', { path: IDEMPOTENCY_HEADER });
+
+function storedResponse(outcome: { status: number; body: string }, replayed: boolean): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (replayed) headers[REPLAYED_HEADER] = 'true';
+  return new Response(outcome.body, { status: outcome.status, headers });
+}
+
+/** The answer to a request whose key another request holds: 422 reused, 409 in flight, or the stored response. */
+function answerHeld(record: IdempotencyRecord, fingerprint: Fingerprint): Response {
+  if (record.method !== fingerprint.method || record.path !== fingerprint.path) {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSED', `This idempotency key was used for ${record.method} ${record.path}`, { path: IDEMPOTENCY_HEADER });
+  }
+  if (record.requestHash !== fingerprint.requestHash) {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used with a different request body', { path: IDEMPOTENCY_HEADER });
+  }
+  if (record.responseStatus === null || record.responseBody === null) throw keyInUse();
+  return storedResponse({ status: record.responseStatus, body: record.responseBody }, true);
+}
+
+function logError(c: Context<GatewayEnv>, error: string, message: string): void {
+  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error, message }));
+}
+
+/** The request holds its claim: store its outcome (unless its write already did) or release the key. */
+async function finishClaimed(c: Context<GatewayEnv>, db: Database, write: IdempotentWrite): Promise<void> {
+  const { status } = c.res;
+  const stored = write.storedWithWrite;
+  if (stored) {
+    if (status === stored.status && (await c.res.clone().text()) === stored.body) return;
+    // The write committed with this outcome: it is the answer, now and on every replay.
+    logError(c, 'response differs from the one stored with the write', `${status} answered, ${stored.status} stored`);
+    c.res = storedResponse(stored, false);
+    return;
+  }
+  if (!isStored(status)) {
+    // Only the claim goes: the signature stays used with this key, which may retry it.
+    await releaseKey(db, write.claim);
+    return;
+  }
+  const body = await c.res.clone().text();
+  try {
+    await completeKey(db, write.claim, { status, body, expiresAt: plus(write.claim.createdAt, RETENTION_MS) });
+  } catch (error) {
+    // The write already happened: answer it. The claim then lapses with its lease (logged).
+    logError(c, 'idempotency record not stored', String(error));
+  }
+}
 
 /**
  * Gateway writes run at most once per `X-Idempotency-Key` (IETF draft "The Idempotency-Key HTTP
  * Header Field"; CONTRACT: Gateway), and each signature of a write is accepted with one key only:
  * re-sent with another key it is a 401 SIGNATURE_REPLAYED (docs/GATEWAY-AUTH.md, single-use
- * signatures). Signature use and key claim share the request's first D1 round trip (which also
- * carries the API key guard); the outcome is stored when it is final and replayed byte for byte for
- * 24 h. A concurrent duplicate gets 409 and may retry; the same key on another route or with
- * another body is a 422. Runs after gatewayAuth.
+ * signatures). The signature use and the key claim lead the handler's first D1 round trip (after
+ * the API key guard) and fail it whole when the key or signature is taken (ClaimingD1); the outcome
+ * is stored when it is final, by the write's own batch where the route can render it beforehand
+ * (responseWithWrite), and replayed byte for byte for 24 h. A concurrent duplicate gets 409 and may
+ * retry; the same key on another route or with another body is a 422. Runs after gatewayAuth.
  */
 export function idempotency() {
   return createMiddleware<GatewayEnv>(async function idempotency(c, next) {
@@ -85,41 +148,45 @@ export function idempotency() {
     const { tenantId, signature, signatureExpiresAt } = c.get('gatewayAuth');
     const fingerprint = await fingerprintOf(c);
     const db = c.get('db');
-    const now = isoNow();
+    const claim = { tenantId, key, createdAt: isoNow() };
     const use = { signature, idempotencyKey: key, expiresAt: signatureExpiresAt };
-    const reservation = await reserveKey(db, tenantId, use, fingerprint, { now, leaseUntil: plus(now, IN_FLIGHT_LEASE_MS) });
-
-    if (reservation.kind === 'signature-used-elsewhere') throw new ApiError('SIGNATURE_REPLAYED', SIGNATURE_REPLAYED, { path: 'X-Tenant-Signature' });
-    if (reservation.kind === 'held') {
-      const { record } = reservation;
-      if (record.method !== fingerprint.method || record.path !== fingerprint.path) {
-        throw new ApiError('IDEMPOTENCY_KEY_REUSED', `This idempotency key was used for ${record.method} ${record.path}`, { path: IDEMPOTENCY_HEADER });
-      }
-      if (record.requestHash !== fingerprint.requestHash) {
-        throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used with a different request body', { path: IDEMPOTENCY_HEADER });
-      }
-      if (record.responseStatus === null || record.responseBody === null) {
-        throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still in progress; retry later', { path: IDEMPOTENCY_HEADER });
-      }
-      return new Response(record.responseBody, {
-        status: record.responseStatus,
-        headers: { 'content-type': 'application/json', [REPLAYED_HEADER]: 'true' },
-      });
-    }
-
+    const statements = claimStatements(db, claim, use, fingerprint, plus(claim.createdAt, IN_FLIGHT_LEASE_MS));
+    const claiming = new ClaimingD1(db.$client, { statements, isConflict: isClaimConflict, conflict: keyInUse });
+    const write: IdempotentWrite = { claim };
+    c.set('db', createDatabase(claiming));
+    c.set('idempotentWrite', write);
     await next();
+
+    if (claiming.state === 'claimed') return finishClaimed(c, db, write);
+    // Nothing of this request reached D1 (no round trip of it succeeded): settle it as a duplicate
+    // would be settled, storing its outcome if the key is free and the outcome is one to keep.
     const { status } = c.res;
-    if (!isStored(status)) {
-      // Only the claim goes: the signature stays used with this key, which may retry it.
-      await releaseKey(db, tenantId, key, reservation.createdAt);
-      return;
-    }
-    const body = await c.res.clone().text();
-    try {
-      await completeKey(db, tenantId, key, reservation.createdAt, { status, body, expiresAt: plus(reservation.createdAt, RETENTION_MS) });
-    } catch (error) {
-      // The write already happened: answer it. The claim then lapses with its lease (logged).
-      console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: 'idempotency record not stored', message: String(error) }));
-    }
+    const outcome = claiming.state === 'pending' && isStored(status) ? { status, body: await c.res.clone().text(), expiresAt: plus(claim.createdAt, RETENTION_MS) } : undefined;
+    const state = await settleWithoutClaim(db, claim, use, fingerprint, outcome);
+    if (state.kind === 'signature-used-elsewhere') throw new ApiError('SIGNATURE_REPLAYED', SIGNATURE_REPLAYED, { path: 'X-Tenant-Signature' });
+    if (state.kind === 'held') c.res = answerHeld(state.record, fingerprint);
+    // Refused as taken, yet free now: its holder just finished without storing. Retry.
+    else if (state.kind === 'free' && claiming.state === 'conflict') throw keyInUse();
   });
+}
+
+/**
+ * For a write route whose service can render its view before writing: the service stores the
+ * response `c.json({success: true, data: view}, status)` with its write (ResponseWithWrite).
+ * Undefined outside a gateway write.
+ */
+export function responseWithWrite<View>(c: Context<GatewayEnv>, status: 200 | 201): ResponseWithWrite<View> | undefined {
+  const write = c.get('idempotentWrite');
+  if (!write) return undefined;
+  let rendered: { status: number; body: string } | undefined;
+  return {
+    statement(db, view, onlyIf) {
+      // What c.json writes for the route's envelope.
+      rendered = { status, body: JSON.stringify({ success: true, data: view }) };
+      return completionStatement(db, write.claim, { ...rendered, expiresAt: plus(write.claim.createdAt, RETENTION_MS) }, onlyIf);
+    },
+    settle(rows) {
+      if (rows.length > 0) write.storedWithWrite = rendered;
+    },
+  };
 }

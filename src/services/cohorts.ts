@@ -16,7 +16,7 @@ import { compileRules } from '../domain/cohort-forms';
 import { attributeKeysOf, checkRules, storedRules, type CohortRules, type DefinitionRef } from '../domain/cohort-rules';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
-import { pageOf, type Page, type PageParams } from '../lib/paging';
+import { pageOf, pageWindow, type Page, type PageParams } from '../lib/paging';
 import { MAX_COHORTS_PER_TENANT, type CohortRulesInput, type CohortView, type CreateCohortInput, type UpdateCohortInput } from '../schemas/cohort';
 import type { CustomerView } from '../schemas/customer';
 import { toCohortView } from '../views/cohort';
@@ -120,8 +120,11 @@ export async function deleteCohort(db: Database, tenantId: string, id: string): 
 
 /** The cohort's members, newest first; the total is its maintained member count, read in the same batch. */
 export async function listCohortMembers(db: Database, tenantId: string, id: string, params: PageParams): Promise<Page<CustomerView>> {
-  await loadCohort(db, tenantId, id);
-  const [[cohort], rows, ladder] = await db.batch([cohortByIdQuery(db, tenantId, id), memberPageQuery(db, tenantId, id, params), tierLadderQuery(db, tenantId)]);
+  const { member_count: counted } = viewOf(await loadCohort(db, tenantId, id));
+  const window = pageWindow(params, counted);
+  const [[cohort], rows, ladder] = await db.batch([cohortByIdQuery(db, tenantId, id), memberPageQuery(db, tenantId, id, window), tierLadderQuery(db, tenantId)]);
+  // The count read with the page is the one shown; a change between the two reads can shift the page by what changed.
   const { member_count: total } = viewOf(cohort);
-  return pageOf(rows.map((customer) => toCustomerView(customer, tierOnLadder(ladder, customer))), total, params);
+  const newestFirst = window.fromOldest ? rows.reverse() : rows;
+  return pageOf(newestFirst.map((customer) => toCustomerView(customer, tierOnLadder(ladder, customer))), total, params);
 }

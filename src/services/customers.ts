@@ -5,22 +5,24 @@ import {
   customerByExternalIdQuery,
   customerByIdQuery,
   customerPageQueries,
+  customerShows,
   moveCustomerStatus,
+  newCustomerRow,
   newCustomerStatements,
-  updateCustomerProfile,
+  profileUpdateStatement,
+  walletIndexForNewCustomer,
   type CustomerProfile,
 } from '../data/customers';
 import { violatesUnique } from '../data/db-errors';
-import { nextSequenceValue } from '../data/sequences';
+import type { ResponseWithWrite } from '../data/idempotency';
 import { assertCustomerStatusMove } from '../domain/customer-status';
 import { custodialAccount } from '../domain/wallets';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { pageOf, type Page } from '../lib/paging';
+import { isoNow } from '../lib/time';
 import type { CustomerListQuery, CustomerView, UpsertCustomerInput } from '../schemas/customer';
 import { toCustomerView } from '../views/customer';
-
-const CUSTODIAL_WALLET_SEQUENCE = 'custodial_wallet';
 
 export async function listCustomers(db: Database, tenantId: string, query: CustomerListQuery): Promise<Page<CustomerView>> {
   const filters = { externalId: query.external_id, email: query.email, status: query.status };
@@ -44,46 +46,65 @@ function profileOf(input: UpsertCustomerInput): CustomerProfile {
   return profile;
 }
 
+const viewOf = (customer: Customer, ladder: TierLadder) => toCustomerView(customer, tierOnLadder(ladder, customer));
+
+/** The responses a route may store with the write (ResponseWithWrite): one for a creation, one for an update. */
+export type UpsertResponses = { created?: ResponseWithWrite<CustomerView>; updated?: ResponseWithWrite<CustomerView> };
+
 /**
  * Applies the sent profile fields. When the current row is known and nothing differs, nothing is
- * written, so a client re-sending the same profile does not move `updated_at`.
+ * written, so a client re-sending the same profile does not move `updated_at`. When it is known
+ * and changes, the update's batch also stores `response`, if the row is then the one expected.
  */
-async function updateExisting(db: Database, tenantId: string, input: UpsertCustomerInput, ladder: TierLadder, current?: Customer) {
+async function updateExisting(db: Database, tenantId: string, input: UpsertCustomerInput, ladder: TierLadder, current?: Customer, response?: ResponseWithWrite<CustomerView>) {
   const profile = profileOf(input);
   const unchanged = current && (Object.keys(profile) as (keyof CustomerProfile)[]).every((field) => profile[field] === current[field]);
-  const customer = unchanged ? current : await updateCustomerProfile(db, tenantId, input.external_id, profile);
+  if (unchanged) return { customer: viewOf(current, ladder), created: false };
+  const now = isoNow();
+  const expected = current && { ...current, ...profile, updatedAt: now };
+  const completion = expected && response?.statement(db, viewOf(expected, ladder), customerShows(db, expected));
+  const [[customer], stored] = await db.batch([profileUpdateStatement(db, tenantId, input.external_id, profile, now), ...(completion ? [completion] : [])]);
+  if (stored) response?.settle(stored);
   if (!customer) throw new Error('customer vanished during upsert');
-  return { customer: toCustomerView(customer, tierOnLadder(ladder, customer)), created: false };
+  return { customer: viewOf(customer, ladder), created: false };
 }
 
 /**
  * Creates the customer with its custodial wallet, or updates the profile of the one with that
  * `external_id`. `created` tells the caller which (201 or 200).
  *
- * The wallet's derivation index is taken from a global sequence before the insert batch, since the
- * address must be computed from it; if a concurrent request created the same `external_id`
- * first, the unique index rejects this batch whole and the request becomes an update.
+ * The first batch looks the customer up and, only if there is none, takes the wallet's derivation
+ * index (the address is derived from it before the insert). The insert batch also stores
+ * `responses.created`: the new row is exactly the values written. If a concurrent request created
+ * the same `external_id` first, the unique index rejects the insert batch whole and the request
+ * becomes an update.
  */
 export async function upsertCustomer(
   db: Database,
   tenantId: string,
   input: UpsertCustomerInput,
   walletMnemonic: string,
+  responses: UpsertResponses = {},
 ): Promise<{ customer: CustomerView; created: boolean }> {
-  const [[existing], ladder] = await db.batch([customerByExternalIdQuery(db, tenantId, input.external_id), tierLadderQuery(db, tenantId)]);
-  if (existing) return updateExisting(db, tenantId, input, ladder, existing);
+  const [[existing], ladder, [walletIndex]] = await db.batch([
+    customerByExternalIdQuery(db, tenantId, input.external_id),
+    tierLadderQuery(db, tenantId),
+    walletIndexForNewCustomer(db, tenantId, input.external_id),
+  ]);
+  if (existing) return updateExisting(db, tenantId, input, ladder, existing, responses.updated);
+  if (!walletIndex) throw new Error('no wallet index taken for a new customer');
 
-  const derivationIndex = await nextSequenceValue(db, CUSTODIAL_WALLET_SEQUENCE);
-  const { address } = await custodialAccount(walletMnemonic, derivationIndex);
-  const statements = newCustomerStatements(db, {
-    id: newId('cus'),
-    tenantId,
-    externalId: input.external_id,
-    ...profileOf(input),
-    wallet: { id: newId('wal'), address, derivationIndex },
-  });
-  const customer = await db.batch(statements).then(
-    ([[row]]) => row,
+  const { address } = await custodialAccount(walletMnemonic, walletIndex.value);
+  const now = isoNow();
+  const wallet = { id: newId('wal'), address, derivationIndex: walletIndex.value };
+  const newCustomer = { id: newId('cus'), tenantId, externalId: input.external_id, ...profileOf(input), wallet };
+  const expected = newCustomerRow(newCustomer, now);
+  const completion = responses.created?.statement(db, viewOf(expected, ladder), customerShows(db, expected));
+  const customer = await db.batch([...newCustomerStatements(db, newCustomer, now), ...(completion ? [completion] : [])]).then(
+    ([[row], , stored]) => {
+      if (stored) responses.created?.settle(stored);
+      return row;
+    },
     (error: unknown) => {
       if (violatesUnique(error, 'customers.external_id')) return undefined;
       throw error;
@@ -91,7 +112,7 @@ export async function upsertCustomer(
   );
   // Undefined: a concurrent request created this external_id first; this one becomes its update.
   if (!customer) return updateExisting(db, tenantId, input, ladder);
-  return { customer: toCustomerView(customer, tierOnLadder(ladder, customer)), created: true };
+  return { customer: viewOf(customer, ladder), created: true };
 }
 
 /** Moves a customer's status along the allowed transitions (domain/customer-status.ts). */

@@ -1,11 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import type { OnchainContext } from '../chain/context';
 import type { Database } from '../db/client';
-import { customers, customerStatuses, internalTransactions, type CustomerStatus, type TransactionType } from '../db/schema';
-import { customerGuardStatement, isCustomerRejected, isInsufficientXp, ledgerEntryStatements } from '../data/ledger';
+import { customers, customerStatuses, internalTransactions, type CustomerStatus, type InternalTransaction, type TransactionType } from '../db/schema';
+import type { ResponseWithWrite } from '../data/idempotency';
+import { completedEntryRow, customerGuardStatement, isCustomerRejected, isInsufficientXp, ledgerEntryStatements, writtenAsCompleted } from '../data/ledger';
 import { EARNING_STATUSES } from '../domain/ledger';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
+import { isoNow } from '../lib/time';
 import type { InternalTransactionView } from '../schemas/internal-transaction';
 import { toInternalTransactionView } from '../views/internal-transaction';
 import { enqueueOperations } from './settlement';
@@ -15,14 +17,20 @@ export type AdjustXpInput = { userId: string; amount: number; notes: string };
 
 type Entry = { userId: string; type: TransactionType; amount: number; notes?: string; metadata?: unknown };
 /** Where the customer id came from, so a 404 names the field at fault (`user_id` on the gateway, the path on the portal). */
-type Options = { allowedStatuses: readonly CustomerStatus[]; customerPath: string };
+type Options = { allowedStatuses: readonly CustomerStatus[]; customerPath: string; response?: ResponseWithWrite<InternalTransactionView> };
 
 /**
  * Credits earned or bonus XP (gateway). Only an active or reinstated customer earns. With an XP
- * token the entry is `initialized` and counts once its mint settles.
+ * token the entry is `initialized` and counts once its mint settles. `response`: see appendEntry.
  */
-export function earnXp(db: Database, ctx: OnchainContext, tenantId: string, input: EarnXpInput): Promise<InternalTransactionView> {
-  return appendEntry(db, ctx, tenantId, input, { allowedStatuses: EARNING_STATUSES, customerPath: 'user_id' });
+export function earnXp(
+  db: Database,
+  ctx: OnchainContext,
+  tenantId: string,
+  input: EarnXpInput,
+  response?: ResponseWithWrite<InternalTransactionView>,
+): Promise<InternalTransactionView> {
+  return appendEntry(db, ctx, tenantId, input, { allowedStatuses: EARNING_STATUSES, customerPath: 'user_id', response });
 }
 
 /**
@@ -36,27 +44,36 @@ export function adjustXp(db: Database, ctx: OnchainContext, tenantId: string, in
 /**
  * One D1 batch (one transaction): the customer guard, the ledger entry with its balance move, and a
  * read-back of the new row. Any failing part rolls the whole batch back, so there is no window in
- * which a status change or a concurrent spend can interleave.
+ * which a status change or a concurrent spend can interleave. With `response`, the batch also
+ * stores the response of an entry that completes at once (the usual off-chain case): it is
+ * rendered from the values written, and stored only if the entry was written completed.
  */
 async function appendEntry(db: Database, ctx: OnchainContext, tenantId: string, entry: Entry, options: Options): Promise<InternalTransactionView> {
-  const id = newId('itx');
-  const mirrorOperationId = newId('op');
-  const [, , , , rows] = await db
+  const ledgerEntry = { id: newId('itx'), tenantId, mirrorOperationId: newId('op'), ...entry };
+  const { id, mirrorOperationId } = ledgerEntry;
+  const now = isoNow();
+  const { response } = options;
+  const [, , , , rows, stored] = await db
     .batch([
       customerGuardStatement(db, tenantId, entry.userId, options.allowedStatuses),
-      ...ledgerEntryStatements(db, { id, tenantId, mirrorOperationId, ...entry }),
+      ...ledgerEntryStatements(db, ledgerEntry, now),
       db.select().from(internalTransactions).where(and(eq(internalTransactions.id, id), eq(internalTransactions.tenantId, tenantId))),
+      ...(response ? [response.statement(db, transactionView(completedEntryRow(ledgerEntry, now)), writtenAsCompleted(ledgerEntry))] : []),
     ])
     .catch(async (error: unknown) => {
       if (isInsufficientXp(error)) throw new ApiError('INSUFFICIENT_XP', 'The XP balance is too low for this adjustment', { path: 'amount' });
       if (isCustomerRejected(error)) throw await customerRejection(db, tenantId, entry.userId, options.customerPath);
       throw error;
     });
+  if (stored) response?.settle(stored);
   const tx = rows[0];
   if (!tx) throw new Error('ledger entry vanished after insert');
   if (tx.status === 'initialized') await enqueueOperations(ctx, [mirrorOperationId]);
-  return toInternalTransactionView(tx, { blockchainTransactions: [] });
+  return transactionView(tx);
 }
+
+/** A new entry as its writer answers it: no onchain transactions yet. */
+const transactionView = (tx: InternalTransaction) => toInternalTransactionView(tx, { blockchainTransactions: [] });
 
 /** Why the guard refused: no such customer in the tenant (404), or a status that may not earn (409). */
 async function customerRejection(db: Database, tenantId: string, userId: string, path: string): Promise<ApiError> {

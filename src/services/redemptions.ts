@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { OnchainContext } from '../chain/context';
 import type { Database } from '../db/client';
 import { internalTransactions, onchainOperations, redemptions, type OnchainAsset, type Reward } from '../db/schema';
+import type { ResponseWithWrite } from '../data/idempotency';
 import { isInsufficientXp, ledgerEntryStatements } from '../data/ledger';
 import {
   assembleRedemptions,
@@ -14,6 +15,7 @@ import {
   loadRedemptionCandidate,
   redemptionGuardStatement,
   redemptionReadQueries,
+  redemptionShowsAsRead,
   stockChangeStatement,
   type RedemptionWithDetails,
 } from '../data/redemptions';
@@ -35,16 +37,16 @@ function view(found: RedemptionWithDetails | undefined): RedemptionView {
   return toRedemptionView(found.redemption, found.details);
 }
 
-/** Loads what the checks need and runs them in order; returns the reward, its asset and the customer's wallet. */
+/** Loads what the checks need and runs them in order; returns the reward, its asset, the customer (and wallet) and the tenant. */
 async function checkedReward(db: Database, tenantId: string, input: CreateRedemptionInput) {
-  const { customer, reward, minTier, asset, wallet } = await loadRedemptionCandidate(db, tenantId, input.user_id, input.reward_id);
+  const { customer, reward, minTier, asset, wallet, tenant } = await loadRedemptionCandidate(db, tenantId, input.user_id, input.reward_id);
   if (!customer) throw new ApiError('NOT_FOUND', 'Customer not found', { path: 'user_id' });
   if (!reward) throw new ApiError('NOT_FOUND', 'Reward not found', { path: 'reward_id' });
   assertCanRedeem({ customer, reward, minTier });
   if (asset && (asset.status === 'inactive' || asset.status === 'failed')) {
     throw new ApiError('REWARD_NOT_ACTIVE', `The reward's onchain asset is ${asset.status}; it cannot be delivered`, { path: 'reward_id' });
   }
-  return { reward, asset, wallet };
+  return { reward, asset, wallet, customer, tenant };
 }
 
 /**
@@ -71,16 +73,30 @@ function deliveryOperation(db: Database, ids: { tenantId: string; redemptionId: 
  * makes it `initialized` (the XP reserved at once): the reward is delivered first, then the XP
  * burned, and the redemption completes or fails (refunded) with its settlement.
  */
-export async function redeemReward(db: Database, ctx: OnchainContext, tenantId: string, input: CreateRedemptionInput): Promise<RedemptionView> {
-  const { reward, asset, wallet } = await checkedReward(db, tenantId, input);
+export async function redeemReward(
+  db: Database,
+  ctx: OnchainContext,
+  tenantId: string,
+  input: CreateRedemptionInput,
+  response?: ResponseWithWrite<RedemptionView>,
+): Promise<RedemptionView> {
+  const { reward, asset, wallet, customer, tenant } = await checkedReward(db, tenantId, input);
   const redemptionId = newId('red');
   const transactionId = newId('itx');
   const deliveryId = asset ? newId('op') : undefined;
   const mirrorOperationId = newId('op');
   const now = isoNow();
   const ids = { tenantId, redemptionId, userId: input.user_id, rewardId: reward.id };
+  const row = { id: redemptionId, tenantId, userId: input.user_id, rewardId: reward.id, xpSpent: reward.xpCost, createdAt: now, updatedAt: now };
+  // Off-chain, the response is rendered now from what was read and is written, and stored with the
+  // write if the batch confirms it (completed at once, reward, customer and tenant unchanged).
+  const details = !asset && tenant ? { reward, asset, customer, tenant } : undefined;
+  const trailing =
+    asset && deliveryId
+      ? deliveryOperation(db, { tenantId, redemptionId, transactionId, operationId: deliveryId }, asset, reward, wallet?.address)
+      : details && response?.statement(db, toRedemptionView({ ...row, status: 'completed', seq: null }, details), redemptionShowsAsRead(db, tenantId, redemptionId, details));
   try {
-    const [, , , , , , rows, rewardRows, assetRows, customerRows, tenantRows] = await db.batch([
+    const [, , , , , , rows, rewardRows, assetRows, customerRows, tenantRows, last] = await db.batch([
       redemptionGuardStatement(db, ids),
       stockChangeStatement(db, tenantId, reward.id, -1),
       ...ledgerEntryStatements(db, {
@@ -88,20 +104,16 @@ export async function redeemReward(db: Database, ctx: OnchainContext, tenantId: 
         notes: `Redeemed: ${reward.title}`, mirrorOperationId, mirrorAfterOperationId: deliveryId, awaitsSettlement: asset !== undefined,
       }),
       db.insert(redemptions).values({
-        id: redemptionId,
-        tenantId,
-        userId: input.user_id,
-        rewardId: reward.id,
+        ...row,
         // The redemption settles with its ledger entry: `initialized` exactly when the entry is.
         status: sql`(select ${internalTransactions.status} from ${internalTransactions} where ${internalTransactions.id} = ${transactionId})`,
-        xpSpent: reward.xpCost,
-        createdAt: now,
-        updatedAt: now,
       }),
       ...redemptionReadQueries(db, tenantId, eq(redemptions.id, redemptionId)),
-      // Last, so the statements before it keep their positions whether or not there is a delivery.
-      ...(asset && deliveryId ? [deliveryOperation(db, { tenantId, redemptionId, transactionId, operationId: deliveryId }, asset, reward, wallet?.address)] : []),
+      // Last, so the statements before it keep their positions whether or not there is one: the
+      // delivery of an onchain reward, or else the stored response (its RETURNING rows, an array).
+      ...(trailing ? [trailing] : []),
     ]);
+    if (Array.isArray(last)) response?.settle(last);
     const found = assembleRedemptions([rows, rewardRows, assetRows, customerRows, tenantRows])[0];
     if (found?.redemption.status === 'initialized') await enqueueOperations(ctx, [deliveryId ?? mirrorOperationId]);
     return view(found);

@@ -9,15 +9,15 @@ import { callWorker, type JsonResponse } from '../support/http';
  */
 
 /** One round trip: the SQL of its statements and the rows they read and wrote. */
-export type D1Trip = { sql: string[]; rowsRead: number; rowsWritten: number };
+export type D1Trip = { sql: string[]; params: unknown[][]; rowsRead: number; rowsWritten: number };
 export type D1Cost = { roundTrips: number; statements: number; rowsRead: number; rowsWritten: number; trips: D1Trip[] };
 
 type Meta = { rows_read?: number; rows_written?: number };
 
 function countingD1(real: D1Database, cost: D1Cost): D1Database {
-  const realOf = new WeakMap<object, { statement: D1PreparedStatement; sql: string }>();
-  const add = (sql: string[], metas: Meta[]) => {
-    const trip = { sql, rowsRead: 0, rowsWritten: 0 };
+  const realOf = new WeakMap<object, { statement: D1PreparedStatement; sql: string; params: unknown[] }>();
+  const add = (sql: string[], params: unknown[][], metas: Meta[]) => {
+    const trip = { sql, params, rowsRead: 0, rowsWritten: 0 };
     for (const meta of metas) {
       trip.rowsRead += meta.rows_read ?? 0;
       trip.rowsWritten += meta.rows_written ?? 0;
@@ -28,17 +28,17 @@ function countingD1(real: D1Database, cost: D1Cost): D1Database {
     cost.rowsRead += trip.rowsRead;
     cost.rowsWritten += trip.rowsWritten;
   };
-  const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+  const wrap = (statement: D1PreparedStatement, sql: string, params: unknown[] = []): D1PreparedStatement => {
     const all = async <T>() => {
       const result = await statement.all<T>();
-      add([sql], [result.meta]);
+      add([sql], [params], [result.meta]);
       return result;
     };
     const wrapped = {
-      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
+      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql, values),
       run: async () => {
         const result = await statement.run();
-        add([sql], [result.meta]);
+        add([sql], [params], [result.meta]);
         return result;
       },
       all,
@@ -49,16 +49,17 @@ function countingD1(real: D1Database, cost: D1Cost): D1Database {
       // raw() carries no meta: read as objects (what D1 batches answer, and Drizzle maps them back the same way).
       raw: async () => (await all<Record<string, unknown>>()).results.map((row) => Object.values(row)),
     } as unknown as D1PreparedStatement;
-    realOf.set(wrapped, { statement, sql });
+    realOf.set(wrapped, { statement, sql, params });
     return wrapped;
   };
   return {
     prepare: (sql: string) => wrap(real.prepare(sql), sql),
     batch: async <T>(statements: D1PreparedStatement[]) => {
-      const entries = statements.map((s) => realOf.get(s) ?? { statement: s, sql: '' });
+      const entries = statements.map((s) => realOf.get(s) ?? { statement: s, sql: '', params: [] });
       const results = await real.batch<T>(entries.map((entry) => entry.statement));
       add(
         entries.map((entry) => entry.sql),
+        entries.map((entry) => entry.params),
         results.map((result) => result.meta),
       );
       return results;

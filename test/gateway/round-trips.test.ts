@@ -1,107 +1,26 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import { encryptSecret } from '../../src/auth/secret-box';
 import { signRequest } from '../../src/auth/signature';
-import { kvKey } from '../../src/data/api-key-cache';
-import { insertApiKey } from '../../src/data/api-keys';
 import { apiKeys, customers } from '../../src/db/schema';
 import { generateCredential } from '../../src/domain/api-keys';
 import { newId } from '../../src/lib/ids';
-import { eq } from 'drizzle-orm';
 import { apiKeySchema } from '../../src/schemas/api-key';
+import { customerSchema } from '../../src/schemas/customer';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
-import { BASE, expectError, expectOk, type JsonResponse } from '../support/http';
-import { createTenant, createTestApiKey, db, portalCall, type TestApiKey } from '../support/world';
-
-/**
- * The round trips of docs/GATEWAY-AUTH.md, counted: the app runs with D1 and KV bindings that
- * record every call. A D1 round trip is one `batch` or one statement execution.
- */
-type Trip = { kind: 'd1'; statements: string[] } | { kind: 'kv'; op: string };
-
-function recorder() {
-  const trips: Trip[] = [];
-  const sqlOf = new WeakMap<D1PreparedStatement, { real: D1PreparedStatement; sql: string }>();
-  const statement = (real: D1PreparedStatement, sql: string): D1PreparedStatement => {
-    const once = <T>(run: () => Promise<T>) => {
-      trips.push({ kind: 'd1', statements: [sql] });
-      return run();
-    };
-    const wrapped = {
-      bind: (...values: unknown[]) => statement(real.bind(...values), sql),
-      first: (column?: string) => once(() => (column === undefined ? real.first() : real.first(column))),
-      run: () => once(() => real.run()),
-      all: () => once(() => real.all()),
-      raw: (options?: { columnNames?: boolean }) => once(() => (options?.columnNames ? real.raw({ columnNames: true }) : real.raw())),
-    } as unknown as D1PreparedStatement;
-    sqlOf.set(wrapped, { real, sql });
-    return wrapped;
-  };
-  const DB = {
-    prepare: (sql: string) => statement(env.DB.prepare(sql), sql),
-    batch: (statements: D1PreparedStatement[]) => {
-      trips.push({ kind: 'd1', statements: statements.map((s) => sqlOf.get(s)?.sql ?? '?') });
-      return env.DB.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
-    },
-  } as unknown as D1Database;
-  const KV = new Proxy(env.KV, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        trips.push({ kind: 'kv', op: String(property) });
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { trips, env: { ...env, DB, KV } };
-}
+import { redemptionSchema } from '../../src/schemas/redemption';
+import { BASE, expectError, expectOk } from '../support/http';
+import { createCustomer } from '../support/ledger';
+import { customerWithXp, insertReward } from '../support/rewards';
+import { createTenant, createTestApiKey, db, portalCall } from '../support/world';
+import { isCheckGuard, isGuard, isKeyRead, isLastUsed, isRollbackGuard, isSelect, measure, recorder, uncachedKey } from './recorded';
 
 const app = createApp();
-
-/** One gateway request through the whole app; trips are split into the response path and background. */
-async function measure(key: TestApiKey, method: string, path: string, body?: string) {
-  const { trips, env: countedEnv } = recorder();
-  const headers: Record<string, string> = await signRequest({ keyId: key.keyId, secret: key.secret, method, url: path, body });
-  if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'x-idempotency-key': newId('idem') });
-  const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`${BASE}${path}`, { method, headers, body }), countedEnv, ctx);
-  const onPath = trips.length;
-  const text = await response.text();
-  const res: JsonResponse = { status: response.status, headers: response.headers, body: JSON.parse(text), text };
-  await waitOnExecutionContext(ctx);
-  const split = (list: Trip[]) => ({
-    d1: list.filter((t): t is Extract<Trip, { kind: 'd1' }> => t.kind === 'd1').map((t) => t.statements),
-    kv: list.filter((t): t is Extract<Trip, { kind: 'kv' }> => t.kind === 'kv').map((t) => t.op),
-  });
-  return { res, status: response.status, path: split(trips.slice(0, onPath)), background: split(trips.slice(onPath)) };
-}
-
-const isGuard = (sql: string) => sql.startsWith('INSERT INTO api_key_guard');
-const isKeyRead = (sql: string) => sql.startsWith('select') && sql.includes('from "api_keys"');
-const isLastUsed = (sql: string) => /^update "api_keys" set "last_used_at"/.test(sql);
 const TX = '/api/v1/gateway/internal-transactions/itx_missing';
-
-/** A key only D1 knows (no isolate memory, no KV entry): the first request of a cold location. */
-async function uncachedKey(tenantId: string, options: { inKv?: boolean } = {}): Promise<TestApiKey> {
-  const credential = generateCredential();
-  const row = await insertApiKey(db(), {
-    id: newId('apk'),
-    tenantId,
-    keyId: credential.keyId,
-    name: 'uncached',
-    label: 'uncached',
-    secretCiphertext: await encryptSecret(env.API_KEY_ENCRYPTION_KEY, credential.secret),
-    secretPrefix: credential.secretPrefix,
-    secretSuffix: credential.secretSuffix,
-  });
-  if (options.inKv) {
-    const { id, keyId, secretCiphertext, status, expiresAt } = row;
-    await env.KV.put(kvKey(keyId), JSON.stringify({ id, keyId, tenantId, secretCiphertext, status, expiresAt }));
-  }
-  return { id: row.id, keyId: row.keyId, secret: credential.secret, tenantId };
-}
+/** The idempotency claim, and the statement storing the response with it (docs/DECISIONS.md "Write round trips"). */
+const isClaim = (sql: string) => sql.startsWith('insert into "idempotency_records"');
+const isCompletion = (sql: string) => sql.startsWith('update "idempotency_records"');
 
 describe('gateway round trips', () => {
   it('cold: 1 KV read and 2 D1 round trips (key lookup, then the handler unguarded); cache fill and last_used in the background', async () => {
@@ -117,7 +36,7 @@ describe('gateway round trips', () => {
     expect([...cold.path.d1, ...cold.background.d1].filter((trip) => trip.some(isLastUsed))).toHaveLength(1);
   });
 
-  it('warm memory: no KV, 1 D1 round trip whose first statement is the key guard', async () => {
+  it('warm memory: no KV, 1 D1 round trip whose first statement is the key guard (its read form: every statement a SELECT)', async () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
     await measure(key, 'GET', TX); // first use writes last_used_at (then throttled)
@@ -125,8 +44,9 @@ describe('gateway round trips', () => {
     expectError(warm.res, 404, 'NOT_FOUND', 'Internal transaction not found');
     expect(warm.path.kv).toEqual([]);
     expect(warm.path.d1).toHaveLength(1);
-    expect(isGuard(warm.path.d1[0]?.[0] ?? '')).toBe(true);
+    expect(isCheckGuard(warm.path.d1[0]?.[0] ?? '')).toBe(true);
     expect(warm.path.d1[0]?.length).toBeGreaterThan(1);
+    expect(warm.path.d1.flat().every(isSelect)).toBe(true);
     expect(warm.background).toEqual({ d1: [], kv: [] });
   });
 
@@ -138,7 +58,7 @@ describe('gateway round trips', () => {
     expect(warm.path.kv).toEqual(['get']);
     const pathD1 = warm.path.d1.filter((trip) => !trip.some(isLastUsed));
     expect(pathD1).toHaveLength(1);
-    expect(isGuard(pathD1[0]?.[0] ?? '')).toBe(true);
+    expect(isCheckGuard(pathD1[0]?.[0] ?? '')).toBe(true);
   });
 
   it('revoked and cached as revoked: 401 with no D1 round trip', async () => {
@@ -162,7 +82,8 @@ describe('gateway round trips', () => {
     const all = [...denied.path.d1, ...denied.background.d1];
     const [request, ...others] = all.filter((trip) => !trip.some(isKeyRead));
     expect(others).toEqual([]);
-    expect(isGuard(request?.[0] ?? '')).toBe(true);
+    expect(isCheckGuard(request?.[0] ?? '')).toBe(true);
+    expect(request?.every(isSelect)).toBe(true);
     expect(all.filter((trip) => trip.some(isKeyRead))).toHaveLength(1);
     expect([...denied.path.kv, ...denied.background.kv]).toEqual(['put']);
     const after = await measure(key, 'GET', TX);
@@ -181,12 +102,64 @@ describe('gateway round trips', () => {
     expectOk(write.res, 201, internalTransactionSchema);
     expect(write.path.kv).toEqual([]);
     const [first, ...rest] = write.path.d1;
-    expect(isGuard(first?.[0] ?? '')).toBe(true);
+    expect(isRollbackGuard(first?.[0] ?? '')).toBe(true);
     expect(first?.length).toBeGreaterThan(1);
     expect(rest.flat().some(isGuard)).toBe(false);
     expect(first?.some((sql) => sql.startsWith('insert into "gateway_signature_uses"'))).toBe(true);
     expect(first?.some((sql) => sql.startsWith('insert into "idempotency_records"'))).toBe(true);
-    expect(write.path.d1).toHaveLength(3);
+  });
+
+  it('POST /gateway/xp: 1 D1 round trip, the claim, the ledger entry and the stored response in one batch', async () => {
+    const tenant = await createTenant();
+    const key = await createTestApiKey(tenant.id);
+    const userId = await createCustomer(tenant.id);
+    await measure(key, 'GET', TX);
+    const write = await measure(key, 'POST', '/api/v1/gateway/xp', JSON.stringify({ user_id: userId, type: 'xp_earn', amount: '5' }));
+    expectOk(write.res, 201, internalTransactionSchema);
+    expect(write.path.d1).toHaveLength(1);
+    expect(write.path.d1[0]?.filter((sql) => isClaim(sql) || sql.startsWith('insert into "internal_transactions"') || isCompletion(sql))).toHaveLength(3);
+    expect(write.background).toEqual({ d1: [], kv: [] });
+  });
+
+  it('POST /gateway/redemptions: 2 D1 round trips, the claim with the checks\' reads, then the write with the stored response', async () => {
+    const tenant = await createTenant();
+    const key = await createTestApiKey(tenant.id);
+    const reward = await insertReward(tenant.id, { xpCost: 10 });
+    const userId = await customerWithXp(tenant.id, 10);
+    await measure(key, 'GET', TX);
+    const write = await measure(key, 'POST', '/api/v1/gateway/redemptions', JSON.stringify({ user_id: userId, reward_id: reward.id }));
+    expectOk(write.res, 201, redemptionSchema);
+    const [reads, spend, ...rest] = write.path.d1;
+    expect(rest).toEqual([]);
+    expect(reads?.some(isClaim)).toBe(true);
+    expect(spend?.some((sql) => sql.startsWith('insert into "redemptions"'))).toBe(true);
+    expect(spend?.some(isCompletion)).toBe(true);
+    expect(write.background).toEqual({ d1: [], kv: [] });
+  });
+
+  it('POST /gateway/customers: 2 D1 round trips to create (lookup, claim and wallet index, then the insert with the stored response), to update or to answer an unchanged profile', async () => {
+    const tenant = await createTenant();
+    const key = await createTestApiKey(tenant.id);
+    await measure(key, 'GET', TX);
+    const externalId = newId('ext');
+    const created = await measure(key, 'POST', '/api/v1/gateway/customers', JSON.stringify({ external_id: externalId, email: 'a@example.com' }));
+    expectOk(created.res, 201, customerSchema);
+    const [lookup, insert, ...rest] = created.path.d1;
+    expect(rest).toEqual([]);
+    expect(lookup?.some(isClaim)).toBe(true);
+    expect(lookup?.some((sql) => sql.startsWith('insert into "sequences"'))).toBe(true);
+    expect(insert?.some((sql) => sql.startsWith('insert into "customers"'))).toBe(true);
+    expect(insert?.some(isCompletion)).toBe(true);
+
+    const updated = await measure(key, 'POST', '/api/v1/gateway/customers', JSON.stringify({ external_id: externalId, email: 'b@example.com' }));
+    expectOk(updated.res, 200, customerSchema);
+    expect(updated.path.d1).toHaveLength(2);
+    expect(updated.path.d1[1]?.some(isCompletion)).toBe(true);
+
+    // Nothing to write: the lookup, then the response stored on its own (the fields in another order: a fresh signature).
+    const unchanged = await measure(key, 'POST', '/api/v1/gateway/customers', JSON.stringify({ email: 'b@example.com', external_id: externalId }));
+    expectOk(unchanged.res, 200, customerSchema);
+    expect(unchanged.path.d1.map((trip) => trip.some(isCompletion))).toEqual([false, true]);
   });
 
   it('stale timestamp, malformed or unknown key: nothing, or only the lookups', async () => {

@@ -4,12 +4,15 @@ import { signRequest } from '../../src/auth/signature';
 import { idempotencyRecords } from '../../src/db/schema';
 import { pageSchema } from '../../src/lib/paging';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
+import { redemptionSchema } from '../../src/schemas/redemption';
 import { call, expectError, expectOk } from '../support/http';
 import { gatewayRequest, race } from '../support/race';
 import { createCustomer, ledgerState } from '../support/ledger';
+import { customerWithXp, insertReward } from '../support/rewards';
 import { createTenant, createTestApiKey, db, gatewayCall, type TestApiKey } from '../support/world';
 
 const XP = '/api/v1/gateway/xp';
+const REDEMPTIONS = '/api/v1/gateway/redemptions';
 
 async function setup() {
   const tenant = await createTenant();
@@ -168,28 +171,65 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
     expect(resB.headers.get('Idempotent-Replayed')).toBeNull();
   });
 
+  // The name is cited by docs/THREAT-MODEL.md.
   it('executes 50 concurrent requests with one key exactly once', async () => {
     const { tenant, key, userId } = await setup();
     const body = { user_id: userId, type: 'xp_earn', amount: '100' };
-    // All 50 send their claim (the first D1 round trip, with the key guard) before any claim lands.
+    // All 50 send their claim (the first D1 round trip, with the key guard and the write) before any claim lands.
     const requests = await Promise.all(Array.from({ length: 50 }, () => gatewayRequest(key, 'POST', XP, { body, idempotencyKey: 'burst-1' })));
     const { responses, held } = await race(requests, /insert into "idempotency_records"/i);
     expect(held).toBe(50);
 
-    const originals = responses.filter((res) => res.status === 201 && res.headers.get('Idempotent-Replayed') === null);
+    const originals = responses.filter((res) => res.headers.get('Idempotent-Replayed') === null);
     expect(originals).toHaveLength(1);
     const original = originals[0]!;
     expectOk(original, 201, internalTransactionSchema);
+    // The first batch D1 ran stored the response with the write: every other claim, rolled back
+    // with its write, found a finished record (docs/DECISIONS.md "Write round trips").
     const others = responses.filter((res) => res !== original);
     expect(others).toHaveLength(49);
-    // The first claim was still in flight when every other one arrived.
-    for (const res of others) expectError(res, 409, 'IDEMPOTENCY_KEY_IN_USE', /in progress/);
+    for (const res of others) {
+      expect(res.status).toBe(201);
+      expect(res.text).toBe(original.text);
+      expect(res.headers.get('Idempotent-Replayed')).toBe('true');
+    }
     expect(await ledgerState(tenant.id, userId)).toEqual({ balance: 100, lifetime: 100, ledgerSum: 100, entries: 1 });
-    // Once the first finished, the key replays (the 409s were not stored).
-    const later = await earnWith(key, 'burst-1', body);
-    expect(later.status).toBe(201);
-    expect(later.text).toBe(original.text);
+  });
+
+  it('answers 409 IDEMPOTENCY_KEY_IN_USE to a duplicate arriving between the claim and the write, without storing it', async () => {
+    const { tenant, key } = await setup();
+    const reward = await insertReward(tenant.id, { xpCost: 30 });
+    const userId = await customerWithXp(tenant.id, 100);
+    const body = { user_id: userId, reward_id: reward.id };
+    const requests = await Promise.all([1, 2].map(() => gatewayRequest(key, 'POST', REDEMPTIONS, { body, idempotencyKey: 'between-1' })));
+    // Whichever claims first (its checks' reads) is held before its write batch; the other's claim is refused meanwhile.
+    const { responses, held } = await race(requests, /insert into "redemption_guard"/i);
+    expect(held).toBe(1);
+    const created = responses.filter((res) => res.status === 201);
+    expect(created).toHaveLength(1);
+    expectOk(created[0]!, 201, redemptionSchema);
+    expectError(responses.find((res) => res.status !== 201)!, 409, 'IDEMPOTENCY_KEY_IN_USE', /in progress/);
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 70, entries: 2 });
+    // The 409 was not stored: the key now replays the redemption.
+    const later = await gatewayCall(key, 'POST', REDEMPTIONS, { body, idempotencyKey: 'between-1' });
+    expect(later.text).toBe(created[0]!.text);
     expect(later.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('answers 409 to a duplicate refused while the holder finishes without storing (422); a retry then runs', async () => {
+    const { tenant, key, userId } = await setup();
+    const path = `/api/v1/gateway/customers/${userId}/attributes`;
+    const body = { values: { never_defined: 'x' } };
+    const requests = await Promise.all([1, 2].map(() => gatewayRequest(key, 'PUT', path, { body, idempotencyKey: 'gone-1' })));
+    // The refused duplicate looks the key up (recording its signature use) only once the holder has answered and released it.
+    const { responses, held } = await race(requests, /on conflict .* do nothing/i);
+    expect(held).toBe(1);
+    const statuses = responses.map((res) => res.status).sort();
+    expect(statuses).toEqual([409, 422]);
+    expectError(responses.find((res) => res.status === 409)!, 409, 'IDEMPOTENCY_KEY_IN_USE', /retry later/);
+    expectError(responses.find((res) => res.status === 422)!, 422, 'VALIDATION_FAILED');
+    expect(await recordOf(tenant.id, 'gone-1')).toBeUndefined();
+    expectError(await gatewayCall(key, 'PUT', path, { body, idempotencyKey: 'gone-1' }), 422, 'VALIDATION_FAILED');
   });
 
   it('keeps the outcome for 24 hours', async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { id, tenantId, timestamps } from './columns';
+import { id, listPosition, tenantId, timestamps } from './columns';
 
 export const customerStatuses = ['pending', 'active', 'suspended', 'reinstated'] as const;
 
@@ -20,13 +20,15 @@ export const customers = sqliteTable(
     status: text('status', { enum: customerStatuses }).notNull().default('active'),
     xpBalance: integer('xp_balance').notNull().default(0),
     lifetimeXp: integer('lifetime_xp').notNull().default(0),
+    seq: listPosition(),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('customers_tenant_external').on(t.tenantId, t.externalId),
+    uniqueIndex('customers_tenant_seq').on(t.tenantId, t.seq),
+    index('customers_tenant_status_seq').on(t.tenantId, t.status, t.seq),
     index('customers_tenant_created').on(t.tenantId, t.createdAt),
     index('customers_tenant_email').on(t.tenantId, t.email),
-    index('customers_tenant_status').on(t.tenantId, t.status),
     index('customers_tenant_country').on(t.tenantId, t.countryCode),
     // The rule "a balance never goes below zero" lives here: any batch that would break it is
     // rolled back whole by D1, whatever the concurrency (see data/ledger.ts).

@@ -4,3 +4,4 @@ export * from './customers';
 export * from './loyalty';
 export * from './onchain';
 export * from './segments';
+export * from './counts';

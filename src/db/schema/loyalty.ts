@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { id, tenantId, timestamps } from './columns';
+import { id, listPosition, tenantId, timestamps } from './columns';
 
 export const tierRules = sqliteTable(
   'tier_rules',
@@ -56,12 +56,15 @@ export const redemptions = sqliteTable(
     rewardId: text('reward_id').notNull(),
     status: text('status', { enum: redemptionStatuses }).notNull(),
     xpSpent: integer('xp_spent').notNull(),
+    seq: listPosition(),
     ...timestamps,
   },
   (t) => [
     index('redemptions_tenant_created').on(t.tenantId, t.createdAt),
-    index('redemptions_tenant_reward').on(t.tenantId, t.rewardId),
-    index('redemptions_tenant_user').on(t.tenantId, t.userId),
+    uniqueIndex('redemptions_tenant_seq').on(t.tenantId, t.seq),
+    index('redemptions_tenant_status_seq').on(t.tenantId, t.status, t.seq),
+    index('redemptions_tenant_user_seq').on(t.tenantId, t.userId, t.seq),
+    index('redemptions_tenant_reward_seq').on(t.tenantId, t.rewardId, t.seq),
   ],
 );
 
@@ -93,12 +96,16 @@ export const internalTransactions = sqliteTable(
     metadata: text('metadata', { mode: 'json' }),
     notes: text('notes'),
     status: text('status', { enum: transactionStatuses }).notNull(),
+    seq: listPosition(),
     ...timestamps,
   },
   (t) => [
     index('internal_transactions_tenant_created').on(t.tenantId, t.createdAt),
+    uniqueIndex('internal_transactions_tenant_seq').on(t.tenantId, t.seq),
+    index('internal_transactions_tenant_user_seq').on(t.tenantId, t.userId, t.seq),
+    index('internal_transactions_tenant_type_status_seq').on(t.tenantId, t.type, t.status, t.seq),
+    index('internal_transactions_tenant_status_seq').on(t.tenantId, t.status, t.seq),
     index('internal_transactions_tenant_user').on(t.tenantId, t.userId, t.createdAt),
-    index('internal_transactions_tenant_type_status').on(t.tenantId, t.type, t.status),
     index('internal_transactions_tenant_redemption').on(t.tenantId, t.redemptionId),
     // A redemption is refunded (canceled or failed) at most once, even when two cancels race.
     uniqueIndex('internal_transactions_one_refund_per_redemption')

@@ -1,0 +1,74 @@
+/**
+ * The bare baseline of `npm run bench`: what a Worker costs with no framework, no validation and
+ * no idempotency, on the same wrangler, machine and data. The signed routes pay what the gateway's
+ * authentication pays at least (headers read, timestamp compared, HMAC key imported, signature
+ * verified with WebCrypto, as src/middleware/gateway-auth.ts does), then one D1 call:
+ * - `GET /hello`: JSON, no D1;
+ * - `GET /read/{id}`: signed, one internal transaction by primary key;
+ * - `POST /insert`: signed, one row inserted, shaped like an `xp_earn` transaction, into a table of
+ *   its own (primary key only): a bare insert, which the schema's indexes and triggers leave alone.
+ */
+// Only D1's type: Request and Response are the standard ones, so this file type-checks with the bench (tsconfig.node.json).
+import type { D1Database } from '@cloudflare/workers-types/2023-07-01/index.ts';
+
+type Env = { DB: D1Database; BENCH_KEY_ID: string; BENCH_SECRET: string; SIGNATURE_TOLERANCE_SECONDS: string };
+type InsertBody = { tenant_id: string; user_id: string; amount: string; order_id: string };
+
+const encoder = new TextEncoder();
+const BENCH_TABLE = `CREATE TABLE IF NOT EXISTS bench_inserts (id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, user_id TEXT, type TEXT NOT NULL,
+  amount INTEGER NOT NULL, metadata TEXT, status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`;
+/** Created once per isolate, on the first insert. */
+let benchTable: Promise<unknown> | undefined;
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function signatureBytes(hex: string | null): Uint8Array<ArrayBuffer> | undefined {
+  if (!hex || !/^[0-9a-f]{64}$/.test(hex)) return undefined;
+  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+}
+
+/** `timestamp + METHOD + path and query + body`, HMAC-SHA256 under the baseline's secret (docs/GATEWAY-AUTH.md). */
+async function verified(request: Request, env: Env, url: URL, body: string): Promise<boolean> {
+  const timestamp = request.headers.get('x-tenant-timestamp');
+  const signature = signatureBytes(request.headers.get('x-tenant-signature'));
+  if (request.headers.get('x-tenant-key') !== env.BENCH_KEY_ID || !timestamp || !/^\d+$/.test(timestamp) || !signature) return false;
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > Number(env.SIGNATURE_TOLERANCE_SECONDS)) return false;
+  const key = await crypto.subtle.importKey('raw', encoder.encode(env.BENCH_SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  return crypto.subtle.verify('HMAC', key, signature, encoder.encode(`${timestamp}${request.method}${url.pathname}${url.search}${body}`));
+}
+
+const unauthorized = () => json(401, { success: false, error: { code: 'AUTH_INVALID_CREDENTIALS' } });
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method === 'GET' && url.pathname === '/hello') return json(200, { success: true, data: { hello: 'world' } });
+
+    const read = /^\/read\/([a-z]+_[a-z0-9]+)$/.exec(url.pathname);
+    if (request.method === 'GET' && read) {
+      if (!(await verified(request, env, url, ''))) return unauthorized();
+      const row = await env.DB.prepare('SELECT * FROM internal_transactions WHERE id = ?').bind(read[1]).first();
+      return row ? json(200, { success: true, data: row }) : json(404, { success: false, error: { code: 'NOT_FOUND' } });
+    }
+
+    if (request.method === 'POST' && url.pathname === '/insert') {
+      const body = await request.text();
+      if (!(await verified(request, env, url, body))) return unauthorized();
+      const input: InsertBody = JSON.parse(body);
+      const id = `itx_${crypto.randomUUID().replaceAll('-', '')}`;
+      const now = new Date().toISOString();
+      benchTable ??= env.DB.prepare(BENCH_TABLE).run();
+      await benchTable;
+      await env.DB.prepare(
+        `INSERT INTO bench_inserts (id, tenant_id, user_id, type, amount, metadata, status, created_at, updated_at)
+         VALUES (?, ?, ?, 'xp_earn', ?, ?, 'completed', ?, ?)`,
+      )
+        .bind(id, input.tenant_id, input.user_id, Number(input.amount), JSON.stringify({ order_id: input.order_id }), now, now)
+        .run();
+      return json(201, { success: true, data: { id } });
+    }
+    return json(404, { success: false, error: { code: 'NOT_FOUND' } });
+  },
+};

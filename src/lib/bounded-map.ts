@@ -1,0 +1,33 @@
+/**
+ * A Map that keeps at most `capacity` entries, dropping the oldest-inserted first. For isolate
+ * caches: an isolate lives for many requests, so a cache keyed by something callers choose (API key
+ * ids, tokens) must not grow without bound.
+ */
+export class BoundedMap<K, V> {
+  readonly #entries = new Map<K, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    return this.#entries.get(key);
+  }
+
+  /** Stores `value` as the newest entry (a replaced key moves to the end), evicting the oldest past capacity. */
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    while (this.#entries.size > this.capacity) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done) break;
+      this.#entries.delete(oldest.value);
+    }
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
