@@ -6,7 +6,7 @@ import { countBucket, type BucketFilters } from '../domain/tenant-counts';
 import { offsetOf, type PageParams } from '../lib/paging';
 
 /** A maintained count (migrations/0006), for one batch: no row means zero. One index seek. */
-export function maintainedCountQuery(db: Database, tenantId: string, subject: CountSubject, filters: BucketFilters = {}) {
+function maintainedCountQuery(db: Database, tenantId: string, subject: CountSubject, filters: BucketFilters = {}) {
   return db
     .select({ value: tenantCounts.value })
     .from(tenantCounts)
@@ -14,7 +14,7 @@ export function maintainedCountQuery(db: Database, tenantId: string, subject: Co
 }
 
 /** A count over the rows of `where`, for filters no bucket answers (they narrow to one customer, reward or email). */
-export function liveCountQuery(db: Database, table: SQLiteTable, where: SQL | undefined) {
+function liveCountQuery(db: Database, table: SQLiteTable, where: SQL | undefined) {
   return db.select({ value: count() }).from(table).where(where);
 }
 

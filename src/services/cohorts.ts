@@ -120,11 +120,10 @@ export async function deleteCohort(db: Database, tenantId: string, id: string): 
 
 /** The cohort's members, newest first; the total is its maintained member count, read in the same batch. */
 export async function listCohortMembers(db: Database, tenantId: string, id: string, params: PageParams): Promise<Page<CustomerView>> {
-  const { member_count: counted } = viewOf(await loadCohort(db, tenantId, id));
-  const window = pageWindow(params, counted);
-  const [[cohort], rows, ladder] = await db.batch([cohortByIdQuery(db, tenantId, id), memberPageQuery(db, tenantId, id, window), tierLadderQuery(db, tenantId)]);
-  // The count read with the page is the one shown; a change between the two reads can shift the page by what changed.
-  const { member_count: total } = viewOf(cohort);
+  // The count chooses the end the page is read from; a change between the two reads can shift the page by what changed.
+  const { member_count: total } = viewOf(await loadCohort(db, tenantId, id));
+  const window = pageWindow(params, total);
+  const [rows, ladder] = await db.batch([memberPageQuery(db, tenantId, id, window), tierLadderQuery(db, tenantId)]);
   const newestFirst = window.fromOldest ? rows.reverse() : rows;
   return pageOf(newestFirst.map((customer) => toCustomerView(customer, tierOnLadder(ladder, customer))), total, params);
 }
