@@ -5,9 +5,10 @@ import type { CompiledPredicate } from '../domain/cohort-forms';
 import type { CohortRules } from '../domain/cohort-rules';
 
 /**
- * The statements that store a cohort's compiled rules and re-evaluate it over every customer of the
- * tenant (the `cohort_refresh_cohort` trigger of migrations/0004), for the batch that saves the
- * rules, after the cohort row's own statement. Each one does nothing when the cohort does not exist
+ * The statements that store a cohort's compiled rules and request its re-evaluation over every
+ * customer of the tenant (the `cohort_refresh` trigger of migrations/0008 records the job that
+ * services/cohort-recomputes.ts applies in chunks), for the batch that saves the rules, after the
+ * cohort row's own statement. Each one does nothing when the cohort does not exist
  * (refused by the per-tenant limit, or deleted meanwhile), so no compiled row outlives its cohort.
  *
  * The predicates travel as one JSON parameter (D1 binds at most 100 parameters per statement).
@@ -26,6 +27,6 @@ export function compileCohortStatements(db: Database, tenantId: string, cohortId
         json_extract(p.value, '$.op'), json_extract(p.value, '$.forms'), null, json_extract(p.value, '$.operand.storage'),
         json_extract(p.value, '$.operand.text'), json_extract(p.value, '$.operand.number'), json_extract(p.value, '$.operand.list')
       from json_each(${rows}) p where ${cohortExists}`),
-    db.insert(cohortRefreshes).select(sql`select ${tenantId}, ${cohortId}, 'everyone', null, null where ${cohortExists}`),
+    db.insert(cohortRefreshes).select(sql`select ${tenantId}, ${cohortId}, 'everyone', null, null, null, null where ${cohortExists}`),
   ] as const;
 }

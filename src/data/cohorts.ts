@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { cohortMemberships, cohorts, compiledCohorts, customers, type Cohort } from '../db/schema';
+import { cohortMemberships, cohortRecomputes, cohorts, compiledCohorts, customers, type Cohort } from '../db/schema';
 import type { CohortRules } from '../domain/cohort-rules';
 import { offsetOf, type PageParams, type PageWindow } from '../lib/paging';
 import { isoNow } from '../lib/time';
@@ -9,13 +9,20 @@ const cohortWhere = (tenantId: string, id: string) => and(eq(cohorts.tenantId, t
 
 /**
  * A cohort with what the database maintains for it (migrations/0004): `memberCount` and `deadKeys`
- * are null only for a cohort saved before migration 0003 and not compiled since.
+ * are null only for a cohort saved before migration 0003 and not compiled since; `recomputing`
+ * while a re-evaluation over its customers is still being applied (migrations/0008).
  */
 function cohortsWithCounts(db: Database) {
   return db
-    .select({ ...getTableColumns(cohorts), memberCount: compiledCohorts.memberCount, deadKeys: compiledCohorts.deadKeys })
+    .select({
+      ...getTableColumns(cohorts),
+      memberCount: compiledCohorts.memberCount,
+      deadKeys: compiledCohorts.deadKeys,
+      recomputing: sql<boolean>`${cohortRecomputes.cohortId} is not null`.mapWith(Boolean),
+    })
     .from(cohorts)
-    .leftJoin(compiledCohorts, and(eq(compiledCohorts.tenantId, cohorts.tenantId), eq(compiledCohorts.cohortId, cohorts.id)));
+    .leftJoin(compiledCohorts, and(eq(compiledCohorts.tenantId, cohorts.tenantId), eq(compiledCohorts.cohortId, cohorts.id)))
+    .leftJoin(cohortRecomputes, and(eq(cohortRecomputes.tenantId, cohorts.tenantId), eq(cohortRecomputes.cohortId, cohorts.id)));
 }
 
 export type CohortWithCounts = Awaited<ReturnType<typeof cohortByIdQuery>>[number];

@@ -5,12 +5,17 @@ import { followSettlements } from '../services/settlement-receipts';
 import { indexOnchainAssets } from './asset-indexer';
 import { refreshQueryStatistics } from '../data/query-statistics';
 import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
+import { applyPendingRecomputes } from '../services/cohort-recomputes';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
 /** Cron expression (exactly as in wrangler.toml `[triggers] crons`) -> the jobs it runs. */
 export const cronJobs: Record<string, Job[]> = {
-  '* * * * *': [(env) => followSettlements(createDatabase(env.DB), onchainContext(env)), indexOnchainAssets],
+  '* * * * *': [
+    (env) => followSettlements(createDatabase(env.DB), onchainContext(env)),
+    indexOnchainAssets,
+    (env) => applyPendingRecomputes(createDatabase(env.DB)),
+  ],
   '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB)],
 };
 

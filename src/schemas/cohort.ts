@@ -78,3 +78,14 @@ export const cohortSchema = z
   .openapi('Cohort');
 
 export type CohortView = z.infer<typeof cohortSchema>;
+
+/** Present while a rule save or tier-ladder change is still being applied to some of the cohorts answered (docs/DECISIONS.md, Cohorts at scale). */
+export const RECOMPUTING_HEADER = 'X-Cohorts-Recomputing';
+
+export const recomputingResponseHeaders = {
+  [RECOMPUTING_HEADER]: {
+    description:
+      'Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact.',
+    schema: { type: 'string' as const },
+  },
+};

@@ -6,6 +6,7 @@ import { newId } from '../lib/ids';
 import { pageOf, type Page, type PageParams } from '../lib/paging';
 import type { AttributeCreatedView, AttributeDefinitionView, CreateAttributeInput } from '../schemas/attribute';
 import { toAttributeDefinitionView } from '../views/attribute';
+import { applyTenantRecomputes } from './cohort-recomputes';
 
 export async function listAttributeDefinitions(db: Database, tenantId: string, params: PageParams): Promise<Page<AttributeDefinitionView>> {
   const [rows, [total]] = await db.batch(definitionPageQueries(db, tenantId, params));
@@ -27,6 +28,7 @@ export async function createAttributeDefinition(db: Database, tenantId: string, 
     cohortsNamingKeyQuery(db, tenantId, key),
   ]);
   if (inserted.length === 0) throw new ApiError('CONFLICT', `Attribute "${key}" is already defined`, { path: 'key' });
+  await applyTenantRecomputes(db, tenantId);
 
   const warnings: string[] = [];
   if (key !== input.key) warnings.push(`The key "${input.key}" was normalized to "${key}".`);
@@ -40,5 +42,6 @@ export async function createAttributeDefinition(db: Database, tenantId: string, 
 /** Deletes the definition and its values; cohorts naming the key then list it in `dead_keys`. */
 export async function deleteAttributeDefinition(db: Database, tenantId: string, id: string): Promise<{ success: true }> {
   if (!(await deleteDefinition(db, tenantId, id))) throw ApiError.notFound('Attribute definition');
+  await applyTenantRecomputes(db, tenantId);
   return { success: true };
 }

@@ -21,12 +21,13 @@ import { MAX_COHORTS_PER_TENANT, type CohortRulesInput, type CohortView, type Cr
 import type { CustomerView } from '../schemas/customer';
 import { toCohortView } from '../views/cohort';
 import { toCustomerView } from '../views/customer';
+import { applyTenantRecomputes } from './cohort-recomputes';
 
 /**
  * Cohorts read their member count, dead keys and members from what the database maintains
  * (migrations/0004): listing costs one row per cohort listed, whatever the rules and however many
- * customers (docs/DECISIONS.md, Cohorts at scale). Saving rules compiles them and evaluates the
- * cohort once over the tenant's customers, in the same batch.
+ * customers (docs/DECISIONS.md, Cohorts at scale). Saving rules compiles them in the same batch and
+ * re-evaluates the cohort over the tenant's customers in bounded chunks (services/cohort-recomputes.ts).
  */
 
 const refsOf = (rows: readonly { id: string; key: string; type: AttributeType }[]): ReadonlyMap<string, DefinitionRef> =>
@@ -44,6 +45,11 @@ function canonicalRules(input: CohortRulesInput): CohortRules {
 const compileStatements = (db: Database, tenantId: string, id: string, rules: CohortRules) =>
   compileCohortStatements(db, tenantId, id, rules, compileRules(rules));
 
+/** What a cohort read answers, and which of the cohorts in it are still being re-evaluated (services/cohort-recomputes.ts). */
+export type Recomputable<T> = { data: T; recomputing: string[] };
+
+const recomputingOf = (rows: readonly CohortWithCounts[]) => rows.filter((row) => row.recomputing).map((row) => row.id);
+
 function viewOf(row: CohortWithCounts | undefined): CohortView {
   if (!row) throw ApiError.notFound('Cohort');
   if (row.memberCount === null || row.deadKeys === null) throw new Error(`cohort ${row.id} is not compiled`);
@@ -58,6 +64,7 @@ async function compiledLegacy(db: Database, tenantId: string, rows: readonly Coh
   const [first, ...rest] = rows.filter((row) => row.memberCount === null).flatMap((row) => compileStatements(db, tenantId, row.id, storedRules(row.rules)));
   if (!first) return false;
   await db.batch([first, ...rest]);
+  await applyTenantRecomputes(db, tenantId);
   return true;
 }
 
@@ -69,11 +76,11 @@ async function checkedRules(db: Database, tenantId: string, input: CohortRulesIn
   return rules;
 }
 
-export async function listCohorts(db: Database, tenantId: string, params: PageParams): Promise<Page<CohortView>> {
+export async function listCohorts(db: Database, tenantId: string, params: PageParams): Promise<Recomputable<Page<CohortView>>> {
   const read = () => db.batch(cohortPageQueries(db, tenantId, params));
   let [rows, [total]] = await read();
   if (await compiledLegacy(db, tenantId, rows)) [rows, [total]] = await read();
-  return pageOf(rows.map(viewOf), total?.value ?? 0, params);
+  return { data: pageOf(rows.map(viewOf), total?.value ?? 0, params), recomputing: recomputingOf(rows) };
 }
 
 async function loadCohort(db: Database, tenantId: string, id: string): Promise<CohortWithCounts> {
@@ -83,47 +90,54 @@ async function loadCohort(db: Database, tenantId: string, id: string): Promise<C
   return row;
 }
 
-export async function getCohort(db: Database, tenantId: string, id: string): Promise<CohortView> {
-  return viewOf(await loadCohort(db, tenantId, id));
+const answered = (row: CohortWithCounts | undefined): Recomputable<CohortView> => ({ data: viewOf(row), recomputing: row ? recomputingOf([row]) : [] });
+
+export async function getCohort(db: Database, tenantId: string, id: string): Promise<Recomputable<CohortView>> {
+  return answered(await loadCohort(db, tenantId, id));
 }
 
 /** 422 past the per-tenant cohort limit, decided inside the batch (two creations cannot both take the last place). */
-export async function createCohort(db: Database, tenantId: string, createdBy: string, input: CreateCohortInput): Promise<CohortView> {
+export async function createCohort(db: Database, tenantId: string, createdBy: string, input: CreateCohortInput): Promise<Recomputable<CohortView>> {
   const rules = await checkedRules(db, tenantId, input.rules);
   const cohort = { id: newId('coh'), tenantId, name: input.name, description: input.description, rules, createdBy };
-  const [inserted, , , , , [row]] = await db.batch([
-    insertCohortQuery(db, cohort, MAX_COHORTS_PER_TENANT),
-    ...compileStatements(db, tenantId, cohort.id, rules),
-    cohortByIdQuery(db, tenantId, cohort.id),
-  ]);
+  const [inserted] = await db.batch([insertCohortQuery(db, cohort, MAX_COHORTS_PER_TENANT), ...compileStatements(db, tenantId, cohort.id, rules)]);
   if (inserted.length === 0) {
     throw new ApiError('VALIDATION_FAILED', `A tenant has at most ${MAX_COHORTS_PER_TENANT} cohorts: delete one before creating another`);
   }
-  return viewOf(row);
+  return reread(db, tenantId, cohort.id);
 }
 
-/** PATCH: 404 before 422, so a missing cohort is reported whatever the body says. New rules are re-evaluated in the same batch. */
-export async function updateCohort(db: Database, tenantId: string, id: string, input: UpdateCohortInput): Promise<CohortView> {
+/** The cohort as saved, once its re-evaluation is applied (or handed to the cron past the request's budget). */
+async function reread(db: Database, tenantId: string, id: string): Promise<Recomputable<CohortView>> {
+  await applyTenantRecomputes(db, tenantId);
+  return answered((await cohortByIdQuery(db, tenantId, id))[0]);
+}
+
+/** PATCH: 404 before 422, so a missing cohort is reported whatever the body says. New rules are compiled in the same batch, then re-evaluated. */
+export async function updateCohort(db: Database, tenantId: string, id: string, input: UpdateCohortInput): Promise<Recomputable<CohortView>> {
   await loadCohort(db, tenantId, id);
   const rules = input.rules ? await checkedRules(db, tenantId, input.rules) : undefined;
   const update = updateCohortQuery(db, tenantId, id, { name: input.name, description: input.description, rules });
-  const reread = cohortByIdQuery(db, tenantId, id);
-  if (!rules) return viewOf((await db.batch([update, reread]))[1][0]);
-  const [, , , , , [row]] = await db.batch([update, ...compileStatements(db, tenantId, id, rules), reread]);
-  return viewOf(row);
+  if (!rules) return answered((await db.batch([update, cohortByIdQuery(db, tenantId, id)]))[1][0]);
+  await db.batch([update, ...compileStatements(db, tenantId, id, rules)]);
+  return reread(db, tenantId, id);
 }
 
+/** Its memberships go in chunks after it (migrations/0008). */
 export async function deleteCohort(db: Database, tenantId: string, id: string): Promise<{ success: true }> {
   if (!(await deleteCohortRow(db, tenantId, id))) throw ApiError.notFound('Cohort');
+  await applyTenantRecomputes(db, tenantId);
   return { success: true };
 }
 
 /** The cohort's members, newest first; the total is its maintained member count, read in the same batch. */
-export async function listCohortMembers(db: Database, tenantId: string, id: string, params: PageParams): Promise<Page<CustomerView>> {
+export async function listCohortMembers(db: Database, tenantId: string, id: string, params: PageParams): Promise<Recomputable<Page<CustomerView>>> {
   // The count chooses the end the page is read from; a change between the two reads can shift the page by what changed.
-  const { member_count: total } = viewOf(await loadCohort(db, tenantId, id));
+  const cohort = await loadCohort(db, tenantId, id);
+  const { member_count: total } = viewOf(cohort);
   const window = pageWindow(params, total);
   const [rows, ladder] = await db.batch([memberPageQuery(db, tenantId, id, window), tierLadderQuery(db, tenantId)]);
   const newestFirst = window.fromOldest ? rows.reverse() : rows;
-  return pageOf(newestFirst.map((customer) => toCustomerView(customer, tierOnLadder(ladder, customer))), total, params);
+  const data = pageOf(newestFirst.map((customer) => toCustomerView(customer, tierOnLadder(ladder, customer))), total, params);
+  return { data, recomputing: recomputingOf([cohort]) };
 }

@@ -7,6 +7,7 @@ import { newId } from '../lib/ids';
 import { pageOf, type Page } from '../lib/paging';
 import type { TierInput, TierListQuery, TierRuleView } from '../schemas/tier';
 import { toTierRuleView } from '../views/tier';
+import { applyTenantRecomputes } from './cohort-recomputes';
 
 function valuesOf(input: TierInput): TierValues {
   return {
@@ -44,13 +45,18 @@ export async function createTier(db: Database, tenantId: string, input: TierInpu
     .batch([insertTierQuery(db, tenantId, newId('tier'), valuesOf(input)), tenantBriefQuery(db, tenantId)])
     .catch((error: unknown) => nameTaken(error, input.tier_name));
   if (!tier) throw new Error('tier insert returned nothing');
+  await applyTenantRecomputes(db, tenantId);
   return toTierRuleView(tier, tenantOf(tenant));
 }
 
-/** PUT semantics: every field is replaced. */
+/**
+ * PUT semantics: every field is replaced. Tier writes re-evaluate the cohorts reading `tier` for the
+ * customers whose tier can have changed (migrations/0004, applied in chunks: services/cohort-recomputes.ts).
+ */
 export async function updateTier(db: Database, tenantId: string, id: string, input: TierInput): Promise<void> {
   const replaced = await replaceTier(db, tenantId, id, valuesOf(input)).catch((error: unknown) => nameTaken(error, input.tier_name));
   if (!replaced) throw ApiError.notFound('Tier');
+  await applyTenantRecomputes(db, tenantId);
 }
 
 /** A tier that a reward still requires (`min_tier_id`) is kept: 409 until the reward moves on. */
@@ -60,6 +66,7 @@ export async function deleteTier(db: Database, tenantId: string, id: string): Pr
   if (rewardReferences > 0) {
     throw new ApiError('CONFLICT', `The tier is the minimum tier of ${rewardReferences} reward(s); change or delete them first`);
   }
+  await applyTenantRecomputes(db, tenantId);
 }
 
 /** `lifetime_xp >= min_xp_threshold`; an unknown customer or tier (or another tenant's) is a 404. */

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RECOMPUTE_CHUNK } from '../../src/domain/cohort-recompute';
 import { successFlagSchema } from '../../src/lib/envelope';
 import { pageSchema } from '../../src/lib/paging';
-import { cohortSchema } from '../../src/schemas/cohort';
+import { cohortSchema, RECOMPUTING_HEADER } from '../../src/schemas/cohort';
 import { customerSchema } from '../../src/schemas/customer';
 import { expectOk } from '../support/http';
 import { gatewayRequest, portalRequest } from '../support/race';
@@ -9,6 +10,7 @@ import { createCohort, defineAttribute, tenantPath } from '../support/segments';
 import { createTenant, createTestApiKey, type TestApiKey, type TestTenant } from '../support/world';
 import { measured, type D1Cost } from './counting-d1';
 import { matches, type MemoryCustomer, type MemoryRules, type MemoryWorld } from './evaluate';
+import { finishRecomputes, heaviestTrip } from './recompute-driver';
 import { containsRules, seedCustomers, seeded } from './seed';
 
 /**
@@ -38,7 +40,7 @@ const xpCohorts: RulesOf = (random, index) => {
   return { operator, predicates: [{ type: 'xp_balance', op: 'gte', value: String(index) }, ...predicates] };
 };
 
-/** Customers first, then `cohortCount` cohorts (each saved through the API, which evaluates it once over every customer). */
+/** Customers first, then `cohortCount` cohorts (each saved through the API, which evaluates it over every customer, in chunks). */
 async function build(customerCount: number, rulesOf: RulesOf, seed: number, cohortCount = PAGE): Promise<Built> {
   const random = seeded(seed);
   const tenant = await createTenant();
@@ -179,26 +181,34 @@ describe('what keeping counts exact costs a write (beyond the same write without
 
 /**
  * Changes to the program (rules saved, a definition deleted) re-evaluate the cohorts they affect
- * over the tenant's customers: bounded by the rule limits times the customers, measured here at
- * attack size (docs/DECISIONS.md, Cohorts at scale, states the remaining cost). Last: they change the world.
+ * over the tenant's customers in chunks, one bounded transaction each (migrations/0008): what the
+ * request leaves, the minute cron applies. Last: they change the world.
  */
 describe('what a program change costs at attack size', () => {
-  it('saving new rules evaluates that one cohort over every customer', async () => {
+  /** A chunk's evaluations read a few rows each; its positions one row each (test/cohorts/recompute.test.ts). */
+  const ROWS_PER_TRIP = 4 * RECOMPUTE_CHUNK.evaluations + RECOMPUTE_CHUNK.positions;
+
+  it('saving new rules re-evaluates that one cohort over every customer, a bounded chunk per round trip', async () => {
     const [target] = attack.cohorts;
     if (!target) throw new Error('no cohort');
     const rules = containsRules(seeded(9), 'or');
     const { response, cost } = await measured(portalRequest(attack.tenant.owner, 'PATCH', tenantPath(attack.tenant.id, `/cohorts/${target.id}`), { rules: { ...rules, version: 1 } }));
-    console.info('PATCH /cohorts/{id} (20 contains predicates, 2,000 customers)', totals(cost));
+    console.info('PATCH /cohorts/{id} (20 contains predicates, 2,000 customers)', { ...totals(cost), heaviestTrip: heaviestTrip(cost.trips) });
     expectOk(response, 200, cohortSchema);
+    // 2,000 customers in chunks of 500 (20 predicates each): done within the request.
+    expect(response.headers.get(RECOMPUTING_HEADER)).toBeNull();
     target.rules = rules;
     expect(cost.rowsRead).toBeLessThanOrEqual(attack.customers.length * 20 * 4);
+    expect(heaviestTrip(cost.trips)).toBeLessThanOrEqual(ROWS_PER_TRIP);
     await expectExactCounts(attack);
   });
 
-  it('deleting a definition named by every cohort re-evaluates their members only, and empties them', async () => {
+  it('deleting a definition named by every cohort re-evaluates their members only, and empties them, a bounded chunk per round trip', async () => {
     const { response, cost } = await measured(portalRequest(attack.tenant.owner, 'DELETE', tenantPath(attack.tenant.id, `/attributes/${attack.bio}`)));
-    console.info('DELETE /attributes/{id} (named by 100 cohorts, 2,000 customers)', totals(cost));
     expectOk(response, 200, successFlagSchema);
+    const { trips } = await finishRecomputes();
+    console.info('DELETE /attributes/{id} (named by 100 cohorts, 2,000 customers)', { ...totals(cost), heaviestTrip: heaviestTrip(cost.trips), cronTrips: trips.length });
+    expect(heaviestTrip([...cost.trips, ...trips])).toBeLessThanOrEqual(ROWS_PER_TRIP);
     const page = expectOk((await measured(listRequest(attack))).response, 200, pageSchema(cohortSchema));
     expect(page.items.every((cohort) => cohort.member_count === 0 && cohort.dead_keys.join() === 'bio')).toBe(true);
   });

@@ -1,4 +1,5 @@
-import { env } from 'cloudflare:test';
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import worker from '../../src/index';
 import { callWorker, type JsonResponse } from '../support/http';
 
 /**
@@ -70,9 +71,21 @@ function countingD1(real: D1Database, cost: D1Cost): D1Database {
   } as unknown as D1Database;
 }
 
+const newCost = (): D1Cost => ({ roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, trips: [] });
+
 /** Sends `request` through the whole Worker with the counting binding: the response (as `call` answers it) and what it cost. */
 export async function measured(request: Request): Promise<{ response: JsonResponse; cost: D1Cost }> {
-  const cost: D1Cost = { roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, trips: [] };
+  const cost = newCost();
   const response = await callWorker(request, { ...env, DB: countingD1(env.DB, cost) });
   return { response, cost };
+}
+
+
+/** Runs the Worker's `scheduled` handler for `cron` with the counting binding: what the run cost. */
+export async function measuredCron(cron: string): Promise<D1Cost> {
+  const cost = newCost();
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron, scheduledTime: Date.now() }), { ...env, DB: countingD1(env.DB, cost) }, ctx);
+  await waitOnExecutionContext(ctx);
+  return cost;
 }

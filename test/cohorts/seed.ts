@@ -37,19 +37,28 @@ function chunks<T>(rows: T[]): T[][] {
 
 /**
  * `count` active customers with a 12-letter `bio`, created one millisecond apart (so newest first
- * is a known order). Their XP and status are fixed: these tests are about attribute predicates.
+ * is a known order). Their status is fixed and their XP 0, or `xp` (balance and lifetime) when given.
  */
-export async function seedCustomers(tenantId: string, bioDefinitionId: string, count: number, random: () => number): Promise<MemoryCustomer[]> {
+export async function seedCustomers(
+  tenantId: string,
+  bioDefinitionId: string,
+  count: number,
+  random: () => number,
+  xp: (random: () => number) => number = () => 0,
+): Promise<MemoryCustomer[]> {
   const start = Date.parse('2024-01-01T00:00:00.000Z');
   const rows = Array.from({ length: count }, (_, index) => ({
     id: newId('cus'),
     createdAt: new Date(start + index).toISOString(),
     bio: letters(random, 12),
+    xp: xp(random),
   }));
   const customerInserts = chunks(rows).map((chunk) =>
     db()
       .insert(customers)
-      .values(chunk.map(({ id, createdAt }) => ({ id, tenantId, externalId: id, status: 'active' as const, createdAt, updatedAt: createdAt }))),
+      .values(
+        chunk.map(({ id, createdAt, xp }) => ({ id, tenantId, externalId: id, status: 'active' as const, xpBalance: xp, lifetimeXp: xp, createdAt, updatedAt: createdAt })),
+      ),
   );
   const valueInserts = chunks(rows).map((chunk) =>
     db()
@@ -58,5 +67,5 @@ export async function seedCustomers(tenantId: string, bioDefinitionId: string, c
   );
   const [first, ...rest] = [...customerInserts, ...valueInserts];
   if (first) await db().batch([first, ...rest]);
-  return rows.map(({ id, bio }) => ({ id, status: 'active', country: null, xpBalance: 0, lifetimeXp: 0, attributes: { bio } }));
+  return rows.map(({ id, bio, xp }) => ({ id, status: 'active', country: null, xpBalance: xp, lifetimeXp: xp, attributes: { bio } }));
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { id, tenantId, timestamps } from './columns';
 
@@ -124,9 +125,11 @@ export const refreshCandidates = ['everyone', 'members', 'none'] as const;
 
 /**
  * Requests to re-evaluate one cohort, empty at rest: inserting a row runs the refresh (a trigger of
- * migrations/0004) and removes it. The customers re-evaluated are `candidates`: `everyone`,
- * `members` (a change that can only remove), or `none` (only `dead_keys` and the predicates' forms);
- * with a lifetime XP band (a tier ladder change), only those in [from, below).
+ * migrations/0008) and removes it. A write's request (no positions) brings the predicates' forms and
+ * `dead_keys` up to date and records a `cohort_recomputes` job; a chunk of that job (`from_seq` to
+ * `to_seq`, customer list positions) re-evaluates those customers. The customers concerned are
+ * `candidates`: `everyone`, `members` (a change that can only remove), or `none`; with a lifetime XP
+ * band (a tier ladder change), only those in [from, below).
  */
 export const cohortRefreshes = sqliteTable('cohort_refreshes', {
   tenantId: tenantId(),
@@ -134,7 +137,32 @@ export const cohortRefreshes = sqliteTable('cohort_refreshes', {
   candidates: text('candidates', { enum: refreshCandidates }).notNull().default('everyone'),
   fromLifetimeXp: integer('from_lifetime_xp'),
   belowLifetimeXp: integer('below_lifetime_xp'),
+  fromSeq: integer('from_seq'),
+  toSeq: integer('to_seq'),
 });
+
+/**
+ * A cohort's re-evaluation over many customers, applied in bounded chunks (services/cohort-recomputes.ts)
+ * so no transaction holds the database for long: customers at list positions `next_seq` to
+ * `until_seq` are still to do (later ones were evaluated when inserted). Another change to the same
+ * cohort merges into the job and starts it over. Gone once done.
+ */
+export const cohortRecomputes = sqliteTable(
+  'cohort_recomputes',
+  {
+    tenantId: tenantId(),
+    cohortId: text('cohort_id').notNull(),
+    candidates: text('candidates', { enum: ['everyone', 'members'] }).notNull(),
+    fromLifetimeXp: integer('from_lifetime_xp'),
+    belowLifetimeXp: integer('below_lifetime_xp'),
+    nextSeq: integer('next_seq').notNull().default(1),
+    untilSeq: integer('until_seq').notNull(),
+    requestedAt: text('requested_at')
+      .notNull()
+      .default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.cohortId] }), index('cohort_recomputes_requested').on(t.requestedAt)],
+);
 
 /** Requests to re-evaluate one customer for the cohorts listed (JSON array of ids); empty at rest, like cohort_refreshes. */
 export const customerRefreshes = sqliteTable('customer_refreshes', {
@@ -185,5 +213,6 @@ export type AttributeType = (typeof attributeTypes)[number];
 export type CustomerAttributeValue = typeof customerAttributeValues.$inferSelect;
 export type Cohort = typeof cohorts.$inferSelect;
 export type CohortPredicateRow = typeof cohortPredicates.$inferInsert;
+export type CohortRecompute = typeof cohortRecomputes.$inferSelect;
 export type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;
 export type GatewaySignatureUse = typeof gatewaySignatureUses.$inferSelect;

@@ -2,9 +2,10 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { assertCan } from '../../domain/permissions';
 import type { PortalEnv } from '../../env';
 import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
-import { cohortSchema, createCohortBodySchema } from '../../schemas/cohort';
+import { cohortSchema, createCohortBodySchema, recomputingResponseHeaders } from '../../schemas/cohort';
 import { createCohort } from '../../services/cohorts';
 import { tenantParams } from './params';
+import { recomputableData } from './recomputing';
 import { portalSecurity } from './security';
 
 const route = createRoute({
@@ -16,7 +17,7 @@ const route = createRoute({
   security: portalSecurity,
   request: { params: tenantParams, body: jsonBody(createCohortBodySchema) },
   responses: {
-    201: okResponse(cohortSchema, 'The new cohort with its member count'),
+    201: { ...okResponse(cohortSchema, 'The new cohort with its member count'), headers: recomputingResponseHeaders },
     ...errorResponses(401, 403, 404, 413, 422),
   },
 });
@@ -25,7 +26,7 @@ export function registerCohortsCreate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
     const { account, tenant, role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    const data = await createCohort(c.get('db'), tenant.id, account.id, c.req.valid('json'));
+    const data = recomputableData(c, await createCohort(c.get('db'), tenant.id, account.id, c.req.valid('json')));
     return c.json({ success: true as const, data }, 201);
   });
 }

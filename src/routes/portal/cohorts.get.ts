@@ -1,9 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { PortalEnv } from '../../env';
 import { errorResponses, okResponse } from '../../lib/openapi';
-import { cohortSchema } from '../../schemas/cohort';
+import { cohortSchema, recomputingResponseHeaders } from '../../schemas/cohort';
 import { getCohort } from '../../services/cohorts';
 import { cohortParams } from './params';
+import { recomputableData } from './recomputing';
 import { portalSecurity } from './security';
 
 const route = createRoute({
@@ -14,14 +15,14 @@ const route = createRoute({
   security: portalSecurity,
   request: { params: cohortParams },
   responses: {
-    200: okResponse(cohortSchema, 'The cohort'),
+    200: { ...okResponse(cohortSchema, 'The cohort'), headers: recomputingResponseHeaders },
     ...errorResponses(401, 404),
   },
 });
 
 export function registerCohortsGet(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const data = await getCohort(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('param').cohortId);
+    const data = recomputableData(c, await getCohort(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('param').cohortId));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -2,9 +2,10 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { PortalEnv } from '../../env';
 import { errorResponses, okResponse } from '../../lib/openapi';
 import { pageQuery, pageSchema } from '../../lib/paging';
-import { cohortSchema } from '../../schemas/cohort';
+import { cohortSchema, recomputingResponseHeaders } from '../../schemas/cohort';
 import { listCohorts } from '../../services/cohorts';
 import { tenantParams } from './params';
+import { recomputableData } from './recomputing';
 import { portalSecurity } from './security';
 
 const route = createRoute({
@@ -15,14 +16,14 @@ const route = createRoute({
   security: portalSecurity,
   request: { params: tenantParams, query: pageQuery },
   responses: {
-    200: okResponse(pageSchema(cohortSchema), 'A page of cohorts'),
+    200: { ...okResponse(pageSchema(cohortSchema), 'A page of cohorts'), headers: recomputingResponseHeaders },
     ...errorResponses(401, 404, 422),
   },
 });
 
 export function registerCohortsList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const data = await listCohorts(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('query'));
+    const data = recomputableData(c, await listCohorts(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('query')));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -2,9 +2,10 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { assertCan } from '../../domain/permissions';
 import type { PortalEnv } from '../../env';
 import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
-import { cohortSchema, updateCohortBodySchema } from '../../schemas/cohort';
+import { cohortSchema, updateCohortBodySchema, recomputingResponseHeaders } from '../../schemas/cohort';
 import { updateCohort } from '../../services/cohorts';
 import { cohortParams } from './params';
+import { recomputableData } from './recomputing';
 import { portalSecurity } from './security';
 
 const route = createRoute({
@@ -16,7 +17,7 @@ const route = createRoute({
   security: portalSecurity,
   request: { params: cohortParams, body: jsonBody(updateCohortBodySchema) },
   responses: {
-    200: okResponse(cohortSchema, 'The updated cohort'),
+    200: { ...okResponse(cohortSchema, 'The updated cohort'), headers: recomputingResponseHeaders },
     ...errorResponses(401, 403, 404, 413, 422),
   },
 });
@@ -25,7 +26,7 @@ export function registerCohortsUpdate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
     const { tenant, role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    const data = await updateCohort(c.get('db'), tenant.id, c.req.valid('param').cohortId, c.req.valid('json'));
+    const data = recomputableData(c, await updateCohort(c.get('db'), tenant.id, c.req.valid('param').cohortId, c.req.valid('json')));
     return c.json({ success: true as const, data }, 200);
   });
 }
