@@ -24,7 +24,7 @@ export function createApp() {
   api.use('/tenants', authenticateAccount);
   api.use('/tenants/*', authenticateAccount);
   registerPlatform(api);
-  api.route('/tenant/:tenantId', portalApp());
+  api.route('/tenant/:tenantId', portalApp((request, env, ctx) => app.fetch(request, env, ctx)));
   api.route('/gateway', gatewayApp());
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'portalBearer', {

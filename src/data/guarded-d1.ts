@@ -1,6 +1,7 @@
 /**
  * A D1 binding whose first round trip also runs a guard, first in the same batch (one D1
- * transaction). The gateway uses it to confirm its API key against D1 without an extra round trip.
+ * transaction). The gateway uses it to confirm its API key against D1 without an extra round trip,
+ * the portal to confirm a remembered membership (src/auth/member-cache.ts).
  * The guard takes the form the batch needs:
  *
  * - a batch that may write carries `guard.rollback`, which fails the batch unless the caller may
@@ -62,6 +63,11 @@ export class GuardedD1 {
   /** True once a round trip has carried the guard and D1 accepted it. */
   get confirmed(): boolean {
     return this.#confirmed;
+  }
+
+  /** True once the guard refused: every call since has failed with its refusal. */
+  get refused(): boolean {
+    return this.#rejection !== undefined;
   }
 
   /** Runs the guard (the read form) alone unless a round trip already confirmed it; throws its refusal. */

@@ -83,16 +83,20 @@ export function customerQuery(db: Database, tenantId: string, txWhere: SQL) {
 
 export type TransactionCustomer = Awaited<ReturnType<typeof customerQuery>>[number];
 
-/** One transaction of the tenant with its details and customer, in one D1 round trip. */
-export async function findInternalTransaction(db: Database, tenantId: string, id: string) {
+/**
+ * One transaction of the tenant with its details, and with its customer when `withCustomer` (the
+ * portal's user brief; the gateway shows none, so reads none), in one D1 round trip.
+ */
+export async function findInternalTransaction(db: Database, tenantId: string, id: string, withCustomer: boolean) {
   const where = and(eq(internalTransactions.id, id), eq(internalTransactions.tenantId, tenantId))!;
-  const [rows, assets, rewardRows, chainRows, customerRows] = await db.batch([
-    db.select().from(internalTransactions).where(where).limit(1),
-    ...detailQueries(db, tenantId, where),
-    customerQuery(db, tenantId, where),
-  ]);
-  const tx = rows[0];
-  return tx ? { tx, details: attachDetails(tx, [assets, rewardRows, chainRows]), customer: customerRows[0] } : undefined;
+  const reads = [db.select().from(internalTransactions).where(where).limit(1), ...detailQueries(db, tenantId, where)] as const;
+  const found = ([tx]: InternalTransaction[], details: DetailRows, customer?: TransactionCustomer) => tx && { tx, details: attachDetails(tx, details), customer };
+  if (!withCustomer) {
+    const [rows, ...details] = await db.batch(reads);
+    return found(rows, details);
+  }
+  const [rows, assets, rewardRows, chainRows, [customer]] = await db.batch([...reads, customerQuery(db, tenantId, where)]);
+  return found(rows, [assets, rewardRows, chainRows], customer);
 }
 
 export type TransactionFilters = { type?: TransactionType; status?: TransactionStatus; userId?: string };

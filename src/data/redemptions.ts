@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, gte, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, getTableColumns, gte, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { customers, internalWallets, onchainAssets, redemptionGuard, redemptions, rewards, tenants, tierRules, type Redemption } from '../db/schema';
@@ -102,7 +102,9 @@ export const isAlreadyRefunded = (error: unknown) => violatesUnique(error, 'inte
  * The statements that read the tenant's redemptions matching `where` (one page of them, newest
  * first, when `page` is given) together with everything their view shows, for one D1 batch; they
  * may follow writes in the same batch. Read the results with `assembleRedemptions`. Every
- * statement finds its rows by id from the page's ids (ownedBy: never by walking the tenant).
+ * statement finds its rows by id from the page's ids (ownedBy: never by walking the tenant). The
+ * customer's and tenant's briefs ride on the redemption rows (names that no redemption column has:
+ * batch rows are objects, so a repeated column name would be lost).
  */
 export function redemptionReadQueries(db: Database, tenantId: string, where: SQL | undefined, page?: PageParams) {
   const window = page
@@ -114,36 +116,31 @@ export function redemptionReadQueries(db: Database, tenantId: string, where: SQL
   const rewardOf = (column: SQLiteColumn) =>
     db.select({ id: column }).from(rewards).where(and(ownedBy(rewards.tenantId, tenantId), inArray(rewards.id, selected(redemptions.rewardId))));
   return [
-    db.select().from(redemptions).where(onPage).orderBy(desc(redemptions.seq)),
+    db
+      .select({ ...getTableColumns(redemptions), username: customers.username, email: customers.email, tenantName: tenants.name, tenantSlug: tenants.slug })
+      .from(redemptions)
+      .innerJoin(customers, and(eq(customers.tenantId, redemptions.tenantId), eq(customers.id, redemptions.userId)))
+      .innerJoin(tenants, eq(tenants.id, redemptions.tenantId))
+      .where(onPage)
+      .orderBy(desc(redemptions.seq)),
     db.select().from(rewards).where(and(ownedBy(rewards.tenantId, tenantId), inArray(rewards.id, selected(redemptions.rewardId)))),
     db.select().from(onchainAssets).where(and(ownedBy(onchainAssets.tenantId, tenantId), inArray(onchainAssets.id, rewardOf(rewards.onchainAssetId)))),
-    db
-      .select({ id: customers.id, username: customers.username, email: customers.email })
-      .from(customers)
-      .where(and(ownedBy(customers.tenantId, tenantId), inArray(customers.id, selected(redemptions.userId)))),
-    db.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId)),
   ] as const;
 }
 
 type ReadQueries = ReturnType<typeof redemptionReadQueries>;
-export type RedemptionReadRows = readonly [
-  Awaited<ReadQueries[0]>,
-  Awaited<ReadQueries[1]>,
-  Awaited<ReadQueries[2]>,
-  Awaited<ReadQueries[3]>,
-  Awaited<ReadQueries[4]>,
-];
+export type RedemptionReadRows = readonly [Awaited<ReadQueries[0]>, Awaited<ReadQueries[1]>, Awaited<ReadQueries[2]>];
 
 export type RedemptionWithDetails = { redemption: Redemption; details: RedemptionDetails };
 
-export function assembleRedemptions([rows, rewardRows, assetRows, customerRows, tenantRows]: RedemptionReadRows): RedemptionWithDetails[] {
-  const tenant = tenantRows[0];
-  return rows.map((redemption) => {
+export function assembleRedemptions([rows, rewardRows, assetRows]: RedemptionReadRows): RedemptionWithDetails[] {
+  return rows.map(({ username, email, tenantName, tenantSlug, ...redemption }) => {
     const reward = rewardRows.find((row) => row.id === redemption.rewardId);
-    const customer = customerRows.find((row) => row.id === redemption.userId);
-    // Rewards with redemptions cannot be deleted and customers are never deleted.
-    if (!tenant || !reward || !customer) throw new Error(`redemption ${redemption.id} lost its reward, customer or tenant`);
+    // Rewards with redemptions cannot be deleted.
+    if (!reward) throw new Error(`redemption ${redemption.id} lost its reward`);
     const asset = assetRows.find((row) => row.id === reward.onchainAssetId);
+    const customer = { id: redemption.userId, username, email };
+    const tenant = { id: redemption.tenantId, name: tenantName, slug: tenantSlug };
     return { redemption, details: { reward, asset, customer, tenant } };
   });
 }

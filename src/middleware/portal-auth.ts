@@ -1,9 +1,15 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { verifyPortalToken, type PortalClaims } from '../auth/jwt';
+import { forgetMember, rememberMember } from '../auth/member-cache';
 import type { Config } from '../config';
-import type { AccountEnv, PortalEnv } from '../env';
+import { createDatabase } from '../db/client';
+import { GuardedD1 } from '../data/guarded-d1';
+import { MEMBER_GUARD_CHECK, memberGuardStatements, type RememberedMember } from '../data/member-guard';
+import { violatesCheck } from '../data/db-errors';
+import type { AccountEnv, Bindings, PortalEnv } from '../env';
 import { ApiError } from '../lib/errors';
-import { signIn, signInToTenant } from '../services/accounts';
+import { rememberedMember, signIn, signInToTenant } from '../services/accounts';
 
 /** Far above any real token; a longer header is refused before it is parsed. */
 const MAX_AUTHORIZATION_LENGTH = 8192;
@@ -25,17 +31,54 @@ export const authenticateAccount = createMiddleware<AccountEnv>(async function a
   await next();
 });
 
+/** Sends a request through the whole Worker again (the portal's full sign-in path, once a remembered membership turned out stale). */
+export type Redispatch = (request: Request, env: Bindings, ctx: Context['executionCtx']) => Response | Promise<Response>;
+
+function setMember(c: Context<PortalEnv>, { account, membership, tenant }: RememberedMember) {
+  c.set('account', account);
+  c.set('portalAuth', { account, tenant, role: membership.role });
+}
+
+const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+
 /**
  * Routes under /tenant/{tenantId}: a valid bearer JWT whose account is an active member of the
- * tenant, loaded in one D1 round trip. A non-member gets the same 404 as a tenant that does not
- * exist, so tenant ids are never confirmed to outsiders.
+ * tenant. A non-member gets the same 404 as a tenant that does not exist, so tenant ids are never
+ * confirmed to outsiders.
+ *
+ * The full path signs in and loads the membership in one D1 round trip before the route. A read by
+ * a member this isolate already confirmed skips it: the route runs with the remembered membership
+ * and the check that it is still exactly so rides first in the route's own first batch
+ * (GuardedD1). If it is not, nothing the route read is answered: the request goes through the
+ * Worker again, down the full path.
  */
-export const authenticateMember = createMiddleware<PortalEnv>(async function authenticateMember(c, next) {
-  const claims = await bearerClaims(c.req.header('authorization'), c.get('config'));
-  // A sign-in may link an invitation to this very tenant: it counts at once.
-  const { account, member } = await signInToTenant(c.get('db'), claims, c.req.param('tenantId') ?? '');
-  if (!member || member.membership.status !== 'active') throw ApiError.notFound('Tenant');
-  c.set('account', account);
-  c.set('portalAuth', { account, tenant: member.tenant, role: member.membership.role });
-  await next();
-});
+export function authenticateMember(redispatch: Redispatch) {
+  return createMiddleware<PortalEnv>(async function authenticateMember(c, next) {
+    const claims = await bearerClaims(c.req.header('authorization'), c.get('config'));
+    const tenantId = c.req.param('tenantId') ?? '';
+    const remembered = isRead(c.req.method) ? rememberedMember(claims, tenantId) : undefined;
+    if (!remembered) {
+      // A sign-in may link an invitation to this very tenant: it counts at once.
+      const { account, member } = await signInToTenant(c.get('db'), claims, tenantId);
+      if (!member || member.membership.status !== 'active') throw ApiError.notFound('Tenant');
+      const confirmed = { account, ...member };
+      if (isRead(c.req.method)) rememberMember(claims.sub, confirmed);
+      setMember(c, confirmed);
+      await next();
+      return;
+    }
+    const stale = () => {
+      forgetMember(claims.sub, tenantId);
+      return ApiError.notFound('Tenant');
+    };
+    const statements = memberGuardStatements(c.env.DB, remembered);
+    const guarded = new GuardedD1(c.env.DB, { ...statements, refusedBy: (error) => violatesCheck(error, MEMBER_GUARD_CHECK), refusal: stale });
+    c.set('db', createDatabase(guarded.binding));
+    setMember(c, remembered);
+    await next();
+    await guarded.confirm().catch((error: unknown) => {
+      if (!guarded.refused) throw error;
+    });
+    if (guarded.refused) c.res = await redispatch(c.req.raw, c.env, c.executionCtx);
+  });
+}

@@ -1,4 +1,6 @@
 import type { PortalClaims } from '../auth/jwt';
+import { recallMember } from '../auth/member-cache';
+import type { RememberedMember } from '../data/member-guard';
 import type { Database } from '../db/client';
 import type { Account } from '../db/schema';
 import { findSignIn, findSignInToTenant, listMembershipsOfAccount, saveSignIn, saveSignInToTenant, type AccountState } from '../data/accounts';
@@ -52,4 +54,14 @@ export async function signInToTenant(db: Database, claims: PortalClaims, tenantI
   }
   const saved = await saveSignInToTenant(db, stateToSave(found.account, identity), tenantId);
   return { account: accountAfterSave(saved.account), member: saved.member };
+}
+
+/**
+ * The membership this isolate remembers for the token's person in the tenant, when it can serve
+ * the request as is: the token says nothing a sign-in would have to write (middleware/portal-auth.ts
+ * still confirms it against D1 in the route's first batch).
+ */
+export function rememberedMember(claims: PortalClaims, tenantId: string): RememberedMember | undefined {
+  const remembered = recallMember(claims.sub, tenantId);
+  return remembered && !signInNeedsWrite(remembered.account, identityOf(claims), false) ? remembered : undefined;
 }

@@ -14,7 +14,7 @@ export type AdminContext = { tenant: Tenant };
 
 /** One internal transaction of the tenant; another tenant's id is answered as missing. */
 export async function getInternalTransaction(db: Database, tenantId: string, id: string, admin?: AdminContext): Promise<InternalTransactionView> {
-  const found = await findInternalTransaction(db, tenantId, id);
+  const found = await findInternalTransaction(db, tenantId, id, admin !== undefined);
   if (!found) throw ApiError.notFound('Internal transaction');
   return admin
     ? toAdminInternalTransactionView(found.tx, found.details, { tenant: admin.tenant, customer: found.customer })

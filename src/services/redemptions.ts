@@ -96,7 +96,7 @@ export async function redeemReward(
       ? deliveryOperation(db, { tenantId, redemptionId, transactionId, operationId: deliveryId }, asset, reward, wallet?.address)
       : details && response?.statement(db, toRedemptionView({ ...row, status: 'completed', seq: null }, details), redemptionShowsAsRead(db, tenantId, redemptionId, details));
   try {
-    const [, , , , , , rows, rewardRows, assetRows, customerRows, tenantRows, last] = await db.batch([
+    const [, , , , , , rows, rewardRows, assetRows, last] = await db.batch([
       redemptionGuardStatement(db, ids),
       stockChangeStatement(db, tenantId, reward.id, -1),
       ...ledgerEntryStatements(db, {
@@ -114,7 +114,7 @@ export async function redeemReward(
       ...(trailing ? [trailing] : []),
     ]);
     if (Array.isArray(last)) response?.settle(last);
-    const found = assembleRedemptions([rows, rewardRows, assetRows, customerRows, tenantRows])[0];
+    const found = assembleRedemptions([rows, rewardRows, assetRows])[0];
     if (found?.redemption.status === 'initialized') await enqueueOperations(ctx, [deliveryId ?? mirrorOperationId]);
     return view(found);
   } catch (error) {

@@ -22,10 +22,12 @@ async function readCost(member: TestMember, path: string) {
 }
 
 describe('portal sign-in writes nothing when nothing changed', () => {
-  it('a tenant route: 2 round trips (the sign-in lookups, then the route), only SELECTs, no row written', async () => {
+  it('a tenant route: the first read 2 round trips (the sign-in lookups, then the route), later reads 1 (the membership check rides in the route’s batch); only SELECTs, no row written', async () => {
     const tenant = await createTenant();
-    for (const path of ['members', 'tiers', 'api-keys', 'customers']) {
-      expect(await readCost(tenant.owner, `/api/v1/tenant/${tenant.id}/${path}`), path).toEqual({ roundTrips: 2, writes: [], rowsWritten: 0 });
+    const [first, ...later] = ['members', 'tiers', 'api-keys', 'customers'];
+    expect(await readCost(tenant.owner, `/api/v1/tenant/${tenant.id}/${first}`), first).toEqual({ roundTrips: 2, writes: [], rowsWritten: 0 });
+    for (const path of later) {
+      expect(await readCost(tenant.owner, `/api/v1/tenant/${tenant.id}/${path}`), path).toEqual({ roundTrips: 1, writes: [], rowsWritten: 0 });
     }
   });
 
@@ -40,8 +42,10 @@ describe('portal sign-in writes nothing when nothing changed', () => {
     const tenant = await createTenant();
     const changed = { ...tenant.owner, token: await portalToken({ sub: tenant.owner.sub, email: `new-${tenant.owner.email}`, username: tenant.owner.email.split('@')[0] }) };
     const path = `/api/v1/tenant/${tenant.id}/tiers`;
+    expect(await readCost(tenant.owner, path)).toEqual({ roundTrips: 2, writes: [], rowsWritten: 0 });
+    // The remembered account has the old email: the new one takes the full path, and writes.
     const first = await readCost(changed, path);
     expect(first.writes.length).toBeGreaterThan(0);
-    expect(await readCost(changed, path)).toEqual({ roundTrips: 2, writes: [], rowsWritten: 0 });
+    expect(await readCost(changed, path)).toEqual({ roundTrips: 1, writes: [], rowsWritten: 0 });
   });
 });

@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { id, tenantId, timestamps } from './columns';
 
 export const tenants = sqliteTable('tenants', {
@@ -40,6 +41,17 @@ export const memberships = sqliteTable(
     index('memberships_account').on(t.accountId),
     index('memberships_email').on(t.email),
   ],
+);
+
+/**
+ * Never holds a row (like api_key_guard): a portal request answered from a remembered membership
+ * (src/auth/member-cache.ts) that may write carries `INSERT ... SELECT WHERE NOT (membership still
+ * as remembered)` first in its batch, so a changed membership aborts the whole batch.
+ */
+export const portalMemberGuard = sqliteTable(
+  'portal_member_guard',
+  { membershipId: text('membership_id').notNull() },
+  () => [check('portal_member_not_confirmed', sql`0`)],
 );
 
 export type Tenant = typeof tenants.$inferSelect;

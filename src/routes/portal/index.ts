@@ -1,6 +1,6 @@
 import { createRouter } from '../../lib/openapi';
 import type { PortalEnv } from '../../env';
-import { authenticateMember } from '../../middleware/portal-auth';
+import { authenticateMember, type Redispatch } from '../../middleware/portal-auth';
 import { requireWellFormedTenantId } from './params';
 import { registerPortalInternalTransactionGet } from './internal-transactions.get';
 import { registerPortalInternalTransactionsList } from './internal-transactions.list';
@@ -49,10 +49,13 @@ import { registerOnchainAssetsList } from './onchain-assets.list';
 import { registerOnchainAssetsReconciliation } from './onchain-assets.reconciliation';
 import { registerOnchainAssetsUpdate } from './onchain-assets.update';
 
-/** The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant. */
-export function portalApp() {
+/**
+ * The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant.
+ * `redispatch` is the whole Worker, for a read whose remembered membership turned out stale.
+ */
+export function portalApp(redispatch: Redispatch) {
   const app = createRouter<PortalEnv>();
-  app.use('*', requireWellFormedTenantId, authenticateMember);
+  app.use('*', requireWellFormedTenantId, authenticateMember(redispatch));
   registerMembersList(app);
   registerMembersCreate(app);
   registerMembersUpdate(app);

@@ -1,0 +1,32 @@
+import type { RememberedMember } from '../data/member-guard';
+import { BoundedMap } from '../lib/bounded-map';
+
+/**
+ * Memberships this isolate confirmed for a portal read, so the next read by the same person in the
+ * same tenant skips the sign-in round trip: its membership check rides in the route's own first
+ * batch instead (middleware/portal-auth.ts, data/member-guard.ts), and anything changed since
+ * (removed, role, account, tenant, an invitation to take) sends the request down the full path.
+ * Nothing here is trusted without that check; the entry only saves a round trip.
+ */
+const MAX_REMEMBERED = 10_000;
+/** Long enough to matter between a person's clicks, short enough to keep memory fresh. */
+const REMEMBER_MS = 10 * 60_000;
+
+const remembered = new BoundedMap<string, RememberedMember & { until: number }>(MAX_REMEMBERED);
+const keyOf = (sub: string, tenantId: string) => `${tenantId} ${sub}`;
+
+export function recallMember(sub: string, tenantId: string): RememberedMember | undefined {
+  const entry = remembered.get(keyOf(sub, tenantId));
+  if (!entry) return undefined;
+  if (entry.until > Date.now()) return entry;
+  remembered.delete(keyOf(sub, tenantId));
+  return undefined;
+}
+
+export function rememberMember(sub: string, member: RememberedMember): void {
+  remembered.set(keyOf(sub, member.tenant.id), { ...member, until: Date.now() + REMEMBER_MS });
+}
+
+export function forgetMember(sub: string, tenantId: string): void {
+  remembered.delete(keyOf(sub, tenantId));
+}
