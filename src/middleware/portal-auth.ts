@@ -40,6 +40,8 @@ function setMember(c: Context<PortalEnv>, { account, membership, tenant }: Remem
 }
 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+/** Requests sent through again after a stale remembered membership: they take the full path, whatever is remembered by then. */
+const fullPathOnly = new WeakSet<Request>();
 
 /**
  * Routes under /tenant/{tenantId}: a valid bearer JWT whose account is an active member of the
@@ -56,7 +58,7 @@ export function authenticateMember(redispatch: Redispatch) {
   return createMiddleware<PortalEnv>(async function authenticateMember(c, next) {
     const claims = await bearerClaims(c.req.header('authorization'), c.get('config'));
     const tenantId = c.req.param('tenantId') ?? '';
-    const remembered = isRead(c.req.method) ? rememberedMember(claims, tenantId) : undefined;
+    const remembered = isRead(c.req.method) && !fullPathOnly.has(c.req.raw) ? rememberedMember(claims, tenantId) : undefined;
     if (!remembered) {
       // A sign-in may link an invitation to this very tenant: it counts at once.
       const { account, member } = await signInToTenant(c.get('db'), claims, tenantId);
@@ -79,6 +81,11 @@ export function authenticateMember(redispatch: Redispatch) {
     await guarded.confirm().catch((error: unknown) => {
       if (!guarded.refused) throw error;
     });
-    if (guarded.refused) c.res = await redispatch(c.req.raw, c.env, c.executionCtx);
+    if (!guarded.refused) return;
+    fullPathOnly.add(c.req.raw);
+    const answer = await redispatch(c.req.raw, c.env, c.executionCtx);
+    // Cleared first: Hono merges a new response's headers with the one it replaces, which is discarded whole.
+    c.res = undefined;
+    c.res = answer;
   });
 }

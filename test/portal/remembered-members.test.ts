@@ -44,7 +44,13 @@ describe('a remembered membership', () => {
     const admin = await addMember(tenant.id, 'admin');
     expectOk((await read(admin, tenant.id, '/api-keys')).response, 200, pageSchema(apiKeySchema));
     expectOk(await portalCall(tenant.owner, 'PATCH', `/api/v1/tenant/${tenant.id}/members/${admin.accountId}`, { role: 'viewer' }), 200, memberSchema);
-    expectError((await read(admin, tenant.id, '/api-keys')).response, 403, 'FORBIDDEN');
+    const demoted = await read(admin, tenant.id, '/api-keys');
+    expectError(demoted.response, 403, 'FORBIDDEN');
+    // Answered by the full path alone: its sign-in lookups ran after the refused check.
+    expect(demoted.cost.trips.map((trip) => trip.sql[0]?.slice(0, 30))).toEqual([
+      expect.stringMatching(/^SELECT \(EXISTS/),
+      expect.stringMatching(/^select "id", "sub"/),
+    ]);
     // The fresh membership is remembered in turn: viewer reads still work, in one round trip.
     expectOk((await read(admin, tenant.id, '/tiers')).response, 200, pageSchema(tierRuleSchema));
     expect((await read(admin, tenant.id, '/tiers')).cost.roundTrips).toBe(1);
