@@ -1,7 +1,7 @@
 /**
- * Cron Triggers never fire by themselves under `wrangler dev`, yet settlement needs its crons
- * (receipts followed, balances indexed). While the dev server runs, this ticker asks workerd to
- * run every every-minute cron of wrangler.toml each few seconds, through the local-only
+ * Cron Triggers never fire by themselves under `wrangler dev`, yet settlement and cohorts need
+ * their crons (receipts followed, balances indexed, cohort re-evaluations applied). While the dev
+ * server runs, this ticker asks workerd to run every every-minute cron of wrangler.toml each few seconds, through the local-only
  * `/cdn-cgi/handler/scheduled` endpoint (which, unlike `/__scheduled`, wrangler does not log per
  * request). It stays quiet unless a run fails, and says once when it recovers.
  */

@@ -46,7 +46,7 @@ function cronLines({ baseUrl, tickedCrons, tickSeconds }: SummaryInput): string[
   for (const cron of crons) out.push(`   curl "${scheduledUrl(baseUrl, cron)}"`);
   out.push(
     tickedCrons.length > 0
-      ? `   (npm run dev already runs ${tickedCrons.map((c) => `"${c}"`).join(', ')} every ${tickSeconds} s: receipts followed, balances indexed)`
+      ? `   (npm run dev already runs ${tickedCrons.map((c) => `"${c}"`).join(', ')} every ${tickSeconds} s: receipts followed, balances indexed, cohort re-evaluations applied)`
       : '   (no every-minute cron in wrangler.toml, so nothing runs them automatically)',
   );
   return out;
