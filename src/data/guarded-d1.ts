@@ -1,7 +1,7 @@
 /**
  * A D1 binding whose first round trip also runs a guard, first in the same batch (one D1
  * transaction). The gateway uses it to confirm its API key against D1 without an extra round trip,
- * the portal to confirm a remembered membership (src/auth/member-cache.ts).
+ * the portal to confirm a remembered membership (src/data/member-cache.ts).
  * The guard takes the form the batch needs:
  *
  * - a batch that may write carries `guard.rollback`, which fails the batch unless the caller may

@@ -1,7 +1,4 @@
-import type { Account, Membership, Tenant } from '../db/schema';
-
-/** What a portal request answered from a remembered membership relies on (src/auth/member-cache.ts). */
-export type RememberedMember = { account: Account; membership: Membership; tenant: Tenant };
+import type { RememberedMember } from './member-cache';
 
 /**
  * "The membership is still exactly as remembered" in SQL (?1 membership, ?2 tenant, ?3 account,

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { verifyPortalToken, type PortalClaims } from '../auth/jwt';
-import { forgetMember, rememberMember } from '../auth/member-cache';
+import { forgetMember, rememberMember, type RememberedMember } from '../data/member-cache';
 import type { Config } from '../config';
 import { createDatabase } from '../db/client';
 import { GuardedD1 } from '../data/guarded-d1';
-import { MEMBER_GUARD_CHECK, memberGuardStatements, type RememberedMember } from '../data/member-guard';
+import { MEMBER_GUARD_CHECK, memberGuardStatements } from '../data/member-guard';
 import { violatesCheck } from '../data/db-errors';
 import type { AccountEnv, Bindings, PortalEnv } from '../env';
 import { ApiError } from '../lib/errors';

@@ -1,6 +1,5 @@
 import type { PortalClaims } from '../auth/jwt';
-import { recallMember } from '../auth/member-cache';
-import type { RememberedMember } from '../data/member-guard';
+import { recallMember, type RememberedMember } from '../data/member-cache';
 import type { Database } from '../db/client';
 import type { Account } from '../db/schema';
 import { findSignIn, findSignInToTenant, listMembershipsOfAccount, saveSignIn, saveSignInToTenant, type AccountState } from '../data/accounts';

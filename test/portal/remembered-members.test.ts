@@ -13,7 +13,7 @@ import { addMember, createTenant, db, portalCall, type TestMember } from '../sup
 
 /**
  * A portal read by a member this isolate already confirmed skips the sign-in round trip: its
- * membership check rides first in the route's own batch (src/auth/member-cache.ts). Whatever
+ * membership check rides first in the route's own batch (src/data/member-cache.ts). Whatever
  * changed since must still decide the answer at once: the request then goes down the full path.
  */
 

@@ -45,7 +45,7 @@ export const memberships = sqliteTable(
 
 /**
  * Never holds a row (like api_key_guard): a portal request answered from a remembered membership
- * (src/auth/member-cache.ts) that may write carries `INSERT ... SELECT WHERE NOT (membership still
+ * (src/data/member-cache.ts) that may write carries `INSERT ... SELECT WHERE NOT (membership still
  * as remembered)` first in its batch, so a changed membership aborts the whole batch.
  */
 export const portalMemberGuard = sqliteTable(

@@ -1,5 +1,8 @@
-import type { RememberedMember } from '../data/member-guard';
+import type { Account, Membership, Tenant } from '../db/schema';
 import { BoundedMap } from '../lib/bounded-map';
+
+/** What a portal request answered from a remembered membership relies on. */
+export type RememberedMember = { account: Account; membership: Membership; tenant: Tenant };
 
 /**
  * Memberships this isolate confirmed for a portal read, so the next read by the same person in the
