@@ -64,7 +64,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export type DevServer = { name: string; baseUrl: string; stop(): Promise<void> };
+export type DevServer = { name: string; baseUrl: string; inspectorPort: number; stop(): Promise<void> };
 
 async function stopChild(child: ChildProcess): Promise<void> {
   signalGroup(child, 'SIGTERM');
@@ -102,7 +102,7 @@ export async function startDevServer(input: {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`wrangler dev (${input.name}) exited before answering (log: ${input.logFile})`);
     try {
       const res = await fetch(`${baseUrl}${input.readyPath}`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return { name: input.name, baseUrl, stop: () => stopChild(child) };
+      if (res.ok) return { name: input.name, baseUrl, inspectorPort, stop: () => stopChild(child) };
     } catch {
       // not listening yet
     }

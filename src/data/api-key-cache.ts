@@ -50,10 +50,12 @@ export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey): Promise<v
 }
 
 export async function loadApiKeyForCache(db: Database, keyId: string): Promise<CachedApiKey | undefined> {
-  return db.query.apiKeys.findFirst({
-    columns: { id: true, keyId: true, tenantId: true, secretCiphertext: true, status: true, expiresAt: true },
-    where: eq(apiKeys.keyId, keyId),
-  });
+  const [key] = await db
+    .select({ id: apiKeys.id, keyId: apiKeys.keyId, tenantId: apiKeys.tenantId, secretCiphertext: apiKeys.secretCiphertext, status: apiKeys.status, expiresAt: apiKeys.expiresAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyId, keyId))
+    .limit(1);
+  return key;
 }
 
 /** Re-reads a key from D1 into both caches (after D1 contradicted a cached `active`). */

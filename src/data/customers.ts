@@ -1,8 +1,10 @@
-import { and, eq, exists, notExists, sql } from 'drizzle-orm';
+import { and, eq, exists, notExists, sql, type SQLWrapper } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { customers, internalWallets, type Customer, type CustomerStatus } from '../db/schema';
 import type { PageParams } from '../lib/paging';
+import { completionWhen } from './idempotency';
+import type { Slots } from './reusable-statements';
 import { nextSequenceValueStatement } from './sequences';
 import { listTotalQuery, newestFirstPage } from './tenant-counts';
 import { isoNow } from '../lib/time';
@@ -105,33 +107,43 @@ export function profileUpdateStatement(db: Database, tenantId: string, externalI
     .returning();
 }
 
+type CustomerShown = Pick<Customer, 'tenantId' | 'externalId' | 'username' | 'email' | 'countryCode' | 'status' | 'xpBalance' | 'lifetimeXp' | 'createdAt' | 'updatedAt'> & {
+  customerId: string;
+};
+
+/** The values `storedIfCustomerShows` compares the row with. */
+export function customerShown(row: Customer): CustomerShown {
+  const { id, tenantId, externalId, username, email, countryCode, status, xpBalance, lifetimeXp, createdAt, updatedAt } = row;
+  return { customerId: id, tenantId, externalId, username, email, countryCode, status, xpBalance, lifetimeXp, createdAt, updatedAt };
+}
+
 /**
- * SQL for a statement after a customer's write in the same batch: true when the customer's row
- * shows exactly what `row` shows in a customer view (so a view rendered from `row` is current).
+ * Stores a response only if, after the customer's write in the same batch, the row shows exactly
+ * what the values (`customerShown(row)`) show in a customer view, so a view rendered from `row` is current.
  */
-export function customerShows(db: Database, row: Customer) {
-  const same = (column: SQLiteColumn, value: string | number | null) => sql`${column} is ${value}`;
+export const storedIfCustomerShows = completionWhen((db, $: Slots<CustomerShown>) => {
+  const same = (column: SQLiteColumn, value: SQLWrapper) => sql`${column} is ${value}`;
   return exists(
     db
       .select({ one: sql`1` })
       .from(customers)
       .where(
         and(
-          eq(customers.id, row.id),
-          eq(customers.tenantId, row.tenantId),
-          eq(customers.externalId, row.externalId),
-          same(customers.username, row.username),
-          same(customers.email, row.email),
-          same(customers.countryCode, row.countryCode),
-          eq(customers.status, row.status),
-          eq(customers.xpBalance, row.xpBalance),
-          eq(customers.lifetimeXp, row.lifetimeXp),
-          eq(customers.createdAt, row.createdAt),
-          eq(customers.updatedAt, row.updatedAt),
+          eq(customers.id, $.customerId),
+          eq(customers.tenantId, $.tenantId),
+          eq(customers.externalId, $.externalId),
+          same(customers.username, $.username),
+          same(customers.email, $.email),
+          same(customers.countryCode, $.countryCode),
+          eq(customers.status, $.status),
+          eq(customers.xpBalance, $.xpBalance),
+          eq(customers.lifetimeXp, $.lifetimeXp),
+          eq(customers.createdAt, $.createdAt),
+          eq(customers.updatedAt, $.updatedAt),
         ),
       ),
   );
-}
+});
 
 /** Moves the status only if it is still `from` (a concurrent change makes this return false). */
 export async function moveCustomerStatus(db: Database, tenantId: string, id: string, from: CustomerStatus, to: CustomerStatus) {

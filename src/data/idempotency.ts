@@ -2,6 +2,7 @@ import { and, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { gatewaySignatureUses, idempotencyRecords, type IdempotencyRecord } from '../db/schema';
 import { violatesUnique } from './db-errors';
+import { reusable, reusableList, type Bound, type Slots } from './reusable-statements';
 import { claimSignatureUse, recordSignatureUse, signatureUseKey, usedWithKey, type SignatureUse } from './signature-uses';
 
 export type Fingerprint = { method: string; path: string; requestHash: string };
@@ -22,7 +23,7 @@ export type KeyState =
   | { kind: 'held'; record: IdempotencyRecord }
   | { kind: 'signature-used-elsewhere' };
 
-const recordOf = (tenantId: string, key: string) => and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, key));
+const recordOf = (tenantId: Bound<string>, key: Bound<string>) => and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, key));
 const claimRecord = (claim: Claim) => and(recordOf(claim.tenantId, claim.key), eq(idempotencyRecords.createdAt, claim.createdAt));
 
 /**
@@ -32,12 +33,36 @@ const claimRecord = (claim: Claim) => and(recordOf(claim.tenantId, claim.key), e
  * it carries included (`isClaimConflict`). An expired record counts as absent and goes first.
  */
 export function claimStatements(db: Database, claim: Claim, use: SignatureUse, fingerprint: Fingerprint, leaseUntil: string) {
-  return [
-    claimSignatureUse(db, claim.tenantId, use, claim.createdAt),
-    db.delete(idempotencyRecords).where(and(recordOf(claim.tenantId, claim.key), lte(idempotencyRecords.expiresAt, claim.createdAt))),
-    db.insert(idempotencyRecords).values({ ...fingerprint, ...claim, responseStatus: null, responseBody: null, expiresAt: leaseUntil }),
-  ] as const;
+  return claimRiders(db, {
+    ...claim,
+    ...fingerprint,
+    signature: use.signature,
+    idempotencyKey: use.idempotencyKey,
+    signatureExpiresAt: use.expiresAt,
+    leaseUntil,
+  });
 }
+
+type ClaimValues = Claim & Fingerprint & { signature: string; idempotencyKey: string; signatureExpiresAt: string; leaseUntil: string };
+
+const claimRiders = reusableList((db, $: Slots<ClaimValues>) => {
+  const use = { signature: $.signature, idempotencyKey: $.idempotencyKey, expiresAt: $.signatureExpiresAt };
+  return [
+    claimSignatureUse(db, $.tenantId, use, $.createdAt),
+    db.delete(idempotencyRecords).where(and(recordOf($.tenantId, $.key), lte(idempotencyRecords.expiresAt, $.createdAt))),
+    db.insert(idempotencyRecords).values({
+      tenantId: $.tenantId,
+      key: $.key,
+      createdAt: $.createdAt,
+      method: $.method,
+      path: $.path,
+      requestHash: $.requestHash,
+      responseStatus: null,
+      responseBody: null,
+      expiresAt: $.leaseUntil,
+    }),
+  ] as const;
+});
 
 /** True when a batch led by claimStatements was rolled back because the key or the signature is taken. */
 export function isClaimConflict(error: unknown): boolean {
@@ -87,16 +112,59 @@ export async function settleWithoutClaim(db: Database, claim: Claim, use: Signat
   return live[0] ? { kind: 'held', record: live[0] } : { kind: 'free' };
 }
 
-/**
- * Stores the outcome of `claim`, only if `onlyIf` (SQL) holds: a statement for the write's own
- * batch, whose RETURNING rows say whether it stored anything.
- */
-export function completionStatement(db: Database, claim: Claim, outcome: Outcome, onlyIf?: SQL) {
+/** What a completion's RETURNING rows hold: one row, with the body stored, when it stored anything. */
+const stored = { key: idempotencyRecords.key, body: idempotencyRecords.responseBody };
+export type StoredRows = readonly { key: string; body: string | null }[];
+
+/** Stores the outcome of `claim`; its RETURNING rows say whether it stored anything. */
+export function completionStatement(db: Database, claim: Claim, outcome: Outcome) {
   return db
     .update(idempotencyRecords)
     .set({ responseStatus: outcome.status, responseBody: outcome.body, expiresAt: outcome.expiresAt })
-    .where(and(claimRecord(claim), onlyIf))
-    .returning({ key: idempotencyRecords.key });
+    .where(claimRecord(claim))
+    .returning(stored);
+}
+
+/** The claim's and the outcome's values in a conditional completion (names no condition uses). */
+export type CompletionValues = {
+  claimTenantId: string;
+  claimKey: string;
+  claimCreatedAt: string;
+  responseStatus: number;
+  responseBody: string;
+  responseExpiresAt: string;
+};
+
+/** A completion stored only if its condition holds, for the values `C` of the condition. */
+export type Completion<C> = (db: Database, values: CompletionValues & C) => ReturnType<typeof completionStatement>;
+
+/** A conditional completion with its condition's values. */
+export type StoredIf<C> = { completion: Completion<C>; values: C };
+
+/**
+ * A completion that stores the claim's outcome only if `onlyIf` holds: SQL placed after the write in
+ * the same batch, on placeholders of its own values. `bodyOf` may finish the rendered body in SQL
+ * (a value the write did not read); the stored body is what the RETURNING rows give back. Built
+ * once (reusable-statements.ts): define it at module level.
+ */
+export function completionWhen<C extends Record<string, unknown>>(
+  onlyIf: (db: Database, $: Slots<C>) => SQL,
+  bodyOf: ($: Slots<CompletionValues & C>) => SQL = ($) => sql`${$.responseBody}`,
+): Completion<C> {
+  return reusable((db, $: Slots<CompletionValues & C>) =>
+    db
+      .update(idempotencyRecords)
+      .set({ responseStatus: sql`${$.responseStatus}`, responseBody: bodyOf($), expiresAt: sql`${$.responseExpiresAt}` })
+      .where(
+        and(
+          eq(idempotencyRecords.tenantId, $.claimTenantId),
+          eq(idempotencyRecords.key, $.claimKey),
+          eq(idempotencyRecords.createdAt, $.claimCreatedAt),
+          onlyIf(db, $),
+        ),
+      )
+      .returning(stored),
+  );
 }
 
 /** Stores the outcome of `claim`, to be replayed until `outcome.expiresAt`. */
@@ -112,12 +180,13 @@ export async function releaseKey(db: Database, claim: Claim): Promise<void> {
 /**
  * Lets a write store its own response in its batch, one D1 round trip fewer. Before the batch the
  * write renders the view it will answer from the values it is about to write; `statement` stores
- * that view's response in the request's claim if `onlyIf`, SQL placed after the write in the same
- * batch, confirms that the rows are the ones the view was rendered from. `settle` takes the
- * statement's rows once the batch ran. A write that cannot render its view beforehand skips it and
- * the idempotency middleware stores the response after the handler, as for any other write.
+ * that view's response in the request's claim if the completion's condition, on `values`, confirms
+ * after the write in the same batch that the rows are the ones the view was rendered from. `settle`
+ * takes the statement's rows once the batch ran: the body stored is the answer. A write that cannot render its view beforehand
+ * skips it and the idempotency middleware stores the response after the handler, as for any other
+ * write.
  */
 export type ResponseWithWrite<View> = {
-  statement(db: Database, view: View, onlyIf?: SQL): ReturnType<typeof completionStatement>;
-  settle(rows: readonly unknown[]): void;
+  statement<C extends Record<string, unknown>>(db: Database, view: View, storedIf?: StoredIf<C>): ReturnType<typeof completionStatement>;
+  settle(rows: StoredRows): void;
 };

@@ -13,6 +13,7 @@ import {
   type TransactionType,
 } from '../db/schema';
 import type { PageParams } from '../lib/paging';
+import { reusableList, type Bound, type Slots } from './reusable-statements';
 import { ownedBy } from './scoping';
 import { listTotalQuery, newestFirstPage } from './tenant-counts';
 import type { InternalTransactionDetails } from '../views/internal-transaction';
@@ -23,7 +24,7 @@ import type { InternalTransactionDetails } from '../views/internal-transaction';
  * The statements that load what hangs off the transactions selected by `txWhere` (assets, rewards
  * of redeem rows, blockchain transactions), to be run in one batch with the caller's own query.
  */
-export function detailQueries(db: Database, tenantId: string, txWhere: SQL) {
+export function detailQueries(db: Database, tenantId: Bound<string>, txWhere: SQL) {
   const selected = db.select({ id: internalTransactions.id }).from(internalTransactions).where(txWhere);
   return [
     db
@@ -69,7 +70,7 @@ export function attachDetails(tx: InternalTransaction, [assets, rewardRows, chai
 }
 
 /** The customers behind the transactions selected by `txWhere` (for the portal's user brief). */
-export function customerQuery(db: Database, tenantId: string, txWhere: SQL) {
+export function customerQuery(db: Database, tenantId: Bound<string>, txWhere: SQL) {
   return db
     .select({ id: customers.id, username: customers.username, email: customers.email })
     .from(customers)
@@ -83,19 +84,23 @@ export function customerQuery(db: Database, tenantId: string, txWhere: SQL) {
 
 export type TransactionCustomer = Awaited<ReturnType<typeof customerQuery>>[number];
 
+type ById = Slots<{ id: string; tenantId: string }>;
+const byId = ($: ById) => and(eq(internalTransactions.id, $.id), eq(internalTransactions.tenantId, $.tenantId))!;
+const transactionReads = (db: Database, $: ById) => [db.select().from(internalTransactions).where(byId($)).limit(1), ...detailQueries(db, $.tenantId, byId($))] as const;
+const readTransaction = reusableList(transactionReads);
+const readTransactionWithCustomer = reusableList((db, $: ById) => [...transactionReads(db, $), customerQuery(db, $.tenantId, byId($))] as const);
+
 /**
  * One transaction of the tenant with its details, and with its customer when `withCustomer` (the
  * portal's user brief; the gateway shows none, so reads none), in one D1 round trip.
  */
 export async function findInternalTransaction(db: Database, tenantId: string, id: string, withCustomer: boolean) {
-  const where = and(eq(internalTransactions.id, id), eq(internalTransactions.tenantId, tenantId))!;
-  const reads = [db.select().from(internalTransactions).where(where).limit(1), ...detailQueries(db, tenantId, where)] as const;
   const found = ([tx]: InternalTransaction[], details: DetailRows, customer?: TransactionCustomer) => tx && { tx, details: attachDetails(tx, details), customer };
   if (!withCustomer) {
-    const [rows, ...details] = await db.batch(reads);
+    const [rows, ...details] = await db.batch(readTransaction(db, { id, tenantId }));
     return found(rows, details);
   }
-  const [rows, assets, rewardRows, chainRows, [customer]] = await db.batch([...reads, customerQuery(db, tenantId, where)]);
+  const [rows, assets, rewardRows, chainRows, [customer]] = await db.batch(readTransactionWithCustomer(db, { id, tenantId }));
   return found(rows, [assets, rewardRows, chainRows], customer);
 }
 

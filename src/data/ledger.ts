@@ -13,6 +13,8 @@ import {
   type TransactionType,
 } from '../db/schema';
 import { violatesCheck } from './db-errors';
+import { completionWhen } from './idempotency';
+import { reusable, reusableList, type Slots } from './reusable-statements';
 import { lifetimeDelta } from '../domain/ledger';
 import { isoNow } from '../lib/time';
 
@@ -36,6 +38,63 @@ export type LedgerEntry = {
 /** Base units are `amount x 10^decimals`: the decimal string gets `decimals` zeros (exact past 2^63). */
 const ZEROS = '0'.repeat(36);
 
+type EntryValues = {
+  id: string;
+  tenantId: string;
+  userId: string;
+  type: TransactionType;
+  amount: number;
+  lifetimeDelta: number;
+  /** Base units' digits before the decimals' zeros. */
+  amountDigits: string;
+  redemptionId: string | null;
+  notes: string | null;
+  metadata: unknown;
+  mirrorOperationId: string;
+  waitsFor: string | null;
+  /** 1: settles onchain whether or not an XP token mirrors the ledger. */
+  awaitsSettlement: 0 | 1;
+  now: string;
+};
+
+/** The three statements, built once (reusable-statements.ts): every branch is SQL on the values. */
+const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
+  const mirror = sql`select a.id as asset_id, a.chain_id, a.decimals, w.address
+    from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id and w.user_id = ${$.userId}
+    where a.tenant_id = ${$.tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
+  const settles = sql`(${$.awaitsSettlement} = 1 or exists (${mirror}))`;
+  return [
+    db
+      .update(customers)
+      .set({
+        // A credit that settles onchain moves the balance when it completes; a debit reserves at once.
+        xpBalance: sql`${customers.xpBalance} + (case when ${$.amount} > 0 and ${settles} then 0 else ${$.amount} end)`,
+        lifetimeXp: sql`${customers.lifetimeXp} + (case when ${settles} then 0 else ${$.lifetimeDelta} end)`,
+        updatedAt: sql`${$.now}`,
+      })
+      .where(and(eq(customers.id, $.userId), eq(customers.tenantId, $.tenantId))),
+    db.insert(internalTransactions).values({
+      id: $.id,
+      tenantId: $.tenantId,
+      userId: $.userId,
+      type: $.type,
+      amount: $.amount,
+      status: sql`(case when ${settles} then 'initialized' else 'completed' end)`,
+      redemptionId: $.redemptionId,
+      onchainAssetId: sql`(select asset_id from (${mirror}))`,
+      notes: $.notes,
+      metadata: $.metadata,
+      createdAt: $.now,
+      updatedAt: $.now,
+    }),
+    // Every column, in the table's order (insert ... select names them all).
+    db.insert(onchainOperations).select(sql`select ${$.mirrorOperationId}, ${$.tenantId}, (case when ${$.amount} > 0 then 'mint' else 'burn' end),
+        (case when ${$.waitsFor} is null then 'queued' else 'waiting' end), m.chain_id, m.asset_id, ${$.id}, ${$.redemptionId}, ${$.waitsFor}, m.address,
+        ${$.amountDigits} || substr(${ZEROS}, 1, coalesce(m.decimals, 0)), null, null, null, 0, null, null, ${$.now}, ${$.now}
+      from (${mirror}) m`),
+  ] as const;
+});
+
 /**
  * The statements that append one XP entry and move the customer's balance with it. Put them in the
  * same `db.batch` as anything that must happen with them (a redemption, a stock decrement): if the
@@ -52,41 +111,22 @@ const ZEROS = '0'.repeat(36);
  * await db.batch([...ledgerEntryStatements(db, entry)]).catch(rethrowLedgerError);
  */
 export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: string = isoNow()) {
-  const mirror = sql`select a.id as asset_id, a.chain_id, a.decimals, w.address
-    from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id and w.user_id = ${entry.userId}
-    where a.tenant_id = ${entry.tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
-  const settles = entry.awaitsSettlement ? sql`1` : sql`exists (${mirror})`;
-  const credit = entry.amount > 0;
-  const waitsFor = entry.mirrorAfterOperationId ?? null;
-  return [
-    db
-      .update(customers)
-      .set({
-        xpBalance: credit ? sql`${customers.xpBalance} + (case when ${settles} then 0 else ${entry.amount} end)` : sql`${customers.xpBalance} + ${entry.amount}`,
-        lifetimeXp: sql`${customers.lifetimeXp} + (case when ${settles} then 0 else ${lifetimeDelta(entry.type, entry.amount)} end)`,
-        updatedAt: now,
-      })
-      .where(and(eq(customers.id, entry.userId), eq(customers.tenantId, entry.tenantId))),
-    db.insert(internalTransactions).values({
-      id: entry.id,
-      tenantId: entry.tenantId,
-      userId: entry.userId,
-      type: entry.type,
-      amount: entry.amount,
-      status: sql`(case when ${settles} then 'initialized' else 'completed' end)`,
-      redemptionId: entry.redemptionId ?? null,
-      onchainAssetId: sql`(select asset_id from (${mirror}))`,
-      notes: entry.notes ?? null,
-      metadata: entry.metadata ?? null,
-      createdAt: now,
-      updatedAt: now,
-    }),
-    // Every column, in the table's order (insert ... select names them all).
-    db.insert(onchainOperations).select(sql`select ${entry.mirrorOperationId}, ${entry.tenantId}, ${credit ? 'mint' : 'burn'},
-        ${waitsFor === null ? 'queued' : 'waiting'}, m.chain_id, m.asset_id, ${entry.id}, ${entry.redemptionId ?? null}, ${waitsFor}, m.address,
-        ${String(Math.abs(entry.amount))} || substr(${ZEROS}, 1, coalesce(m.decimals, 0)), null, null, null, 0, null, null, ${now}, ${now}
-      from (${mirror}) m`),
-  ] as const;
+  return entryStatements(db, {
+    id: entry.id,
+    tenantId: entry.tenantId,
+    userId: entry.userId,
+    type: entry.type,
+    amount: entry.amount,
+    lifetimeDelta: lifetimeDelta(entry.type, entry.amount),
+    amountDigits: String(Math.abs(entry.amount)),
+    redemptionId: entry.redemptionId ?? null,
+    notes: entry.notes ?? null,
+    metadata: entry.metadata ?? null,
+    mirrorOperationId: entry.mirrorOperationId,
+    waitsFor: entry.mirrorAfterOperationId ?? null,
+    awaitsSettlement: entry.awaitsSettlement ? 1 : 0,
+    now,
+  });
 }
 
 /**
@@ -111,11 +151,16 @@ export function completedEntryRow(entry: LedgerEntry, now: string): InternalTran
   };
 }
 
-/** SQL for a statement after the entry's in the same batch: true when it was written as completedEntryRow. */
-export function writtenAsCompleted(entry: Pick<LedgerEntry, 'id' | 'tenantId'>) {
+/** The entry as written, read back in its own batch. */
+export const entryReadBack = reusable((db, $: Slots<{ id: string; tenantId: string }>) =>
+  db.select().from(internalTransactions).where(and(eq(internalTransactions.id, $.id), eq(internalTransactions.tenantId, $.tenantId))),
+);
+
+/** Stores a response only if the entry was written as completedEntryRow (placed after it in the same batch). */
+export const storedIfWrittenAsCompleted = completionWhen((_db, $: Slots<{ entryId: string; tenantId: string }>) => {
   const t = internalTransactions;
-  return sql`exists (select 1 from ${t} where ${t.id} = ${entry.id} and ${t.tenantId} = ${entry.tenantId} and ${t.status} = 'completed' and ${t.onchainAssetId} is null)`;
-}
+  return sql`exists (select 1 from ${t} where ${t.id} = ${$.entryId} and ${t.tenantId} = ${$.tenantId} and ${t.status} = 'completed' and ${t.onchainAssetId} is null)`;
+});
 
 /** True when a batch was rolled back because a balance would have gone below zero. */
 export function isInsufficientXp(error: unknown): boolean {
@@ -131,11 +176,23 @@ export function isInsufficientXp(error: unknown): boolean {
  * await db.batch([customerGuardStatement(db, tenantId, userId, EARNING_STATUSES), ...ledgerEntryStatements(db, entry)]);
  */
 export function customerGuardStatement(db: Database, tenantId: string, userId: string, statuses: readonly CustomerStatus[]) {
-  const eligible = db
-    .select({ one: sql`1` })
-    .from(customers)
-    .where(and(eq(customers.id, userId), eq(customers.tenantId, tenantId), inArray(customers.status, [...statuses])));
-  return db.insert(customerGuard).select(sql`select ${userId} where ${notExists(eligible)}`);
+  const key = statuses.join();
+  let guard = customerGuards.get(key);
+  if (!guard) customerGuards.set(key, (guard = reusableCustomerGuard(statuses)));
+  return guard(db, { tenantId, userId });
+}
+
+/** One reusable guard per set of statuses (a handful of constants). */
+const customerGuards = new Map<string, ReturnType<typeof reusableCustomerGuard>>();
+
+function reusableCustomerGuard(statuses: readonly CustomerStatus[]) {
+  return reusable((db, $: Slots<{ tenantId: string; userId: string }>) => {
+    const eligible = db
+      .select({ one: sql`1` })
+      .from(customers)
+      .where(and(eq(customers.id, $.userId), eq(customers.tenantId, $.tenantId), inArray(customers.status, [...statuses])));
+    return db.insert(customerGuard).select(sql`select ${$.userId} where ${notExists(eligible)}`);
+  });
 }
 
 /** True when a batch was rolled back by `customerGuardStatement` (customer missing or not eligible). */

@@ -1,5 +1,5 @@
 import type { Account, Membership, Tenant } from '../db/schema';
-import { BoundedMap } from '../lib/bounded-map';
+import { ExpiringMap } from '../lib/bounded-map';
 
 /** What a portal request answered from a remembered membership relies on. */
 export type RememberedMember = { account: Account; membership: Membership; tenant: Tenant };
@@ -15,19 +15,15 @@ const MAX_REMEMBERED = 10_000;
 /** Long enough to matter between a person's clicks, short enough to keep memory fresh. */
 const REMEMBER_MS = 10 * 60_000;
 
-const remembered = new BoundedMap<string, RememberedMember & { until: number }>(MAX_REMEMBERED);
+const remembered = new ExpiringMap<string, RememberedMember>(MAX_REMEMBERED, REMEMBER_MS);
 const keyOf = (sub: string, tenantId: string) => `${tenantId} ${sub}`;
 
 export function recallMember(sub: string, tenantId: string): RememberedMember | undefined {
-  const entry = remembered.get(keyOf(sub, tenantId));
-  if (!entry) return undefined;
-  if (entry.until > Date.now()) return entry;
-  remembered.delete(keyOf(sub, tenantId));
-  return undefined;
+  return remembered.get(keyOf(sub, tenantId));
 }
 
 export function rememberMember(sub: string, member: RememberedMember): void {
-  remembered.set(keyOf(sub, member.tenant.id), { ...member, until: Date.now() + REMEMBER_MS });
+  remembered.set(keyOf(sub, member.tenant.id), member);
 }
 
 export function forgetMember(sub: string, tenantId: string): void {

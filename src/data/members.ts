@@ -67,17 +67,23 @@ export async function findMemberWithSuperAdminCount(db: Database, tenantId: stri
 
 /** The account an invitation to `email` would link to: the oldest one whose identity provider verified that address. */
 export async function findVerifiedAccountByEmail(db: Database, email: string) {
-  return db.query.accounts.findFirst({
-    where: and(eq(accounts.email, email), eq(accounts.emailVerified, true)),
-    orderBy: [asc(accounts.createdAt), asc(accounts.id)],
-  });
+  const [account] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.email, email), eq(accounts.emailVerified, true)))
+    .orderBy(asc(accounts.createdAt), asc(accounts.id))
+    .limit(1);
+  return account;
 }
 
 /** An existing membership of the tenant for this email or account. */
 export async function findExistingMembership(db: Database, tenantId: string, email: string, accountId: string | undefined) {
-  return db.query.memberships.findFirst({
-    where: and(eq(memberships.tenantId, tenantId), or(eq(memberships.email, email), accountId ? eq(memberships.accountId, accountId) : undefined)),
-  });
+  const [membership] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), or(eq(memberships.email, email), accountId ? eq(memberships.accountId, accountId) : undefined)))
+    .limit(1);
+  return membership;
 }
 
 /**

@@ -1,11 +1,15 @@
 import { and, eq, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { gatewaySignatureUses } from '../db/schema';
+import type { Bound } from './reusable-statements';
 
 /** A write's verified signature, recorded with the idempotency key it was first accepted with. */
 export type SignatureUse = { signature: string; idempotencyKey: string; expiresAt: string };
 
-const useOf = (tenantId: string, signature: string) => and(eq(gatewaySignatureUses.tenantId, tenantId), eq(gatewaySignatureUses.signature, signature));
+/** A use's values, or their placeholders in a reusable statement. */
+type BoundUse = { [K in keyof SignatureUse]: Bound<SignatureUse[K]> };
+
+const useOf = (tenantId: Bound<string>, signature: Bound<string>) => and(eq(gatewaySignatureUses.tenantId, tenantId), eq(gatewaySignatureUses.signature, signature));
 
 /**
  * Records the first use of a signature; a later use keeps the first row (the primary key makes it
@@ -23,7 +27,7 @@ export function recordSignatureUse(db: Database, tenantId: string, use: Signatur
  * primary key) when the signature was first used with another key; a use with this key passes
  * unchanged. Meant to lead a write's batch: see data/idempotency.ts claimStatements.
  */
-export function claimSignatureUse(db: Database, tenantId: string, use: SignatureUse, now: string) {
+export function claimSignatureUse(db: Database, tenantId: Bound<string>, use: BoundUse, now: Bound<string>) {
   const usedWithThisKey = db.select({ one: sql`1` }).from(gatewaySignatureUses).where(usedWithKey(tenantId, use));
   // Every column, in the table's order (insert ... select names them all).
   return db
@@ -37,6 +41,6 @@ export function signatureUseKey(db: Database, tenantId: string, signature: strin
 }
 
 /** A condition on a select from gateway_signature_uses: the signature was first used with `idempotencyKey`. */
-export function usedWithKey(tenantId: string, use: SignatureUse) {
+export function usedWithKey(tenantId: Bound<string>, use: Pick<BoundUse, 'signature' | 'idempotencyKey'>) {
   return and(useOf(tenantId, use.signature), eq(gatewaySignatureUses.idempotencyKey, use.idempotencyKey));
 }

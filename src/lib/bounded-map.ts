@@ -31,3 +31,34 @@ export class BoundedMap<K, V> {
     return this.#entries.size;
   }
 }
+
+/**
+ * A BoundedMap whose entries also lapse `lifetimeMs` after they were set: for isolate memories
+ * that only save a round trip, kept fresh without anyone having to clear them.
+ */
+export class ExpiringMap<K, V> {
+  readonly #entries: BoundedMap<K, { value: V; until: number }>;
+
+  constructor(
+    capacity: number,
+    private readonly lifetimeMs: number,
+  ) {
+    this.#entries = new BoundedMap(capacity);
+  }
+
+  get(key: K): V | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.until > Date.now()) return entry.value;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.set(key, { value, until: Date.now() + this.lifetimeMs });
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+}

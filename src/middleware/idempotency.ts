@@ -180,13 +180,17 @@ export function responseWithWrite<View>(c: Context<GatewayEnv>, status: 200 | 20
   if (!write) return undefined;
   let rendered: { status: number; body: string } | undefined;
   return {
-    statement(db, view, onlyIf) {
+    statement(db, view, storedIf) {
       // What c.json writes for the route's envelope.
       rendered = { status, body: JSON.stringify({ success: true, data: view }) };
-      return completionStatement(db, write.claim, { ...rendered, expiresAt: plus(write.claim.createdAt, RETENTION_MS) }, onlyIf);
+      const outcome = { ...rendered, expiresAt: plus(write.claim.createdAt, RETENTION_MS) };
+      if (!storedIf) return completionStatement(db, write.claim, outcome);
+      const { claim } = write;
+      const claimed = { claimTenantId: claim.tenantId, claimKey: claim.key, claimCreatedAt: claim.createdAt };
+      return storedIf.completion(db, { ...claimed, responseStatus: outcome.status, responseBody: outcome.body, responseExpiresAt: outcome.expiresAt, ...storedIf.values });
     },
-    settle(rows) {
-      if (rows.length > 0) write.storedWithWrite = rendered;
+    settle([row]) {
+      if (rendered && row?.body) write.storedWithWrite = { status: rendered.status, body: row.body };
     },
   };
 }

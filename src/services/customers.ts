@@ -5,7 +5,8 @@ import {
   customerByExternalIdQuery,
   customerByIdQuery,
   customerPageQueries,
-  customerShows,
+  customerShown,
+  storedIfCustomerShows,
   moveCustomerStatus,
   newCustomerRow,
   newCustomerStatements,
@@ -62,7 +63,7 @@ async function updateExisting(db: Database, tenantId: string, input: UpsertCusto
   if (unchanged) return { customer: viewOf(current, ladder), created: false };
   const now = isoNow();
   const expected = current && { ...current, ...profile, updatedAt: now };
-  const completion = expected && response?.statement(db, viewOf(expected, ladder), customerShows(db, expected));
+  const completion = expected && response?.statement(db, viewOf(expected, ladder), { completion: storedIfCustomerShows, values: customerShown(expected) });
   const [[customer], stored] = await db.batch([profileUpdateStatement(db, tenantId, input.external_id, profile, now), ...(completion ? [completion] : [])]);
   if (stored) response?.settle(stored);
   if (!customer) throw new Error('customer vanished during upsert');
@@ -99,7 +100,7 @@ export async function upsertCustomer(
   const wallet = { id: newId('wal'), address, derivationIndex: walletIndex.value };
   const newCustomer = { id: newId('cus'), tenantId, externalId: input.external_id, ...profileOf(input), wallet };
   const expected = newCustomerRow(newCustomer, now);
-  const completion = responses.created?.statement(db, viewOf(expected, ladder), customerShows(db, expected));
+  const completion = responses.created?.statement(db, viewOf(expected, ladder), { completion: storedIfCustomerShows, values: customerShown(expected) });
   const customer = await db.batch([...newCustomerStatements(db, newCustomer, now), ...(completion ? [completion] : [])]).then(
     ([[row], , stored]) => {
       if (stored) responses.created?.settle(stored);

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { OnchainContext } from '../chain/context';
 import type { Database } from '../db/client';
-import { customers, customerStatuses, internalTransactions, type CustomerStatus, type InternalTransaction, type TransactionType } from '../db/schema';
+import { customers, customerStatuses, type CustomerStatus, type InternalTransaction, type TransactionType } from '../db/schema';
 import type { ResponseWithWrite } from '../data/idempotency';
-import { completedEntryRow, customerGuardStatement, isCustomerRejected, isInsufficientXp, ledgerEntryStatements, writtenAsCompleted } from '../data/ledger';
+import { completedEntryRow, customerGuardStatement, entryReadBack, isCustomerRejected, isInsufficientXp, ledgerEntryStatements, storedIfWrittenAsCompleted } from '../data/ledger';
 import { EARNING_STATUSES } from '../domain/ledger';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -57,8 +57,10 @@ async function appendEntry(db: Database, ctx: OnchainContext, tenantId: string, 
     .batch([
       customerGuardStatement(db, tenantId, entry.userId, options.allowedStatuses),
       ...ledgerEntryStatements(db, ledgerEntry, now),
-      db.select().from(internalTransactions).where(and(eq(internalTransactions.id, id), eq(internalTransactions.tenantId, tenantId))),
-      ...(response ? [response.statement(db, transactionView(completedEntryRow(ledgerEntry, now)), writtenAsCompleted(ledgerEntry))] : []),
+      entryReadBack(db, { id, tenantId }),
+      ...(response
+        ? [response.statement(db, transactionView(completedEntryRow(ledgerEntry, now)), { completion: storedIfWrittenAsCompleted, values: { entryId: id, tenantId } })]
+        : []),
     ])
     .catch(async (error: unknown) => {
       if (isInsufficientXp(error)) throw new ApiError('INSUFFICIENT_XP', 'The XP balance is too low for this adjustment', { path: 'amount' });

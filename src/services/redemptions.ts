@@ -1,9 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { OnchainContext } from '../chain/context';
 import type { Database } from '../db/client';
 import { internalTransactions, onchainOperations, redemptions, type OnchainAsset, type Reward } from '../db/schema';
 import type { ResponseWithWrite } from '../data/idempotency';
 import { isInsufficientXp, ledgerEntryStatements } from '../data/ledger';
+import { rememberedRewardGuard, redemptionGuardStatement, redemptionInsertStatement, redemptionShown, stockChangeStatement, storedIfRedemptionShows, storedWithUserBrief } from '../data/redemption-writes';
+import { forgetReward, recallReward, rememberReward, type RememberedReward } from '../data/reward-cache';
 import {
   assembleRedemptions,
   findRedemption,
@@ -13,10 +15,9 @@ import {
   isRedemptionRejected,
   listRedemptions as listRedemptionRows,
   loadRedemptionCandidate,
-  redemptionGuardStatement,
-  redemptionReadQueries,
-  redemptionShowsAsRead,
-  stockChangeStatement,
+  redemptionByIdReads,
+  redemptionRowById,
+  type RedemptionReadRows,
   type RedemptionWithDetails,
 } from '../data/redemptions';
 import { rewardDelivery } from '../domain/settlement';
@@ -62,12 +63,94 @@ function deliveryOperation(db: Database, ids: { tenantId: string; redemptionId: 
   });
 }
 
+/** One redemption's ids and row, as both paths write it. */
+function newRedemption(tenantId: string, userId: string, reward: Pick<Reward, 'id' | 'xpCost'>) {
+  const now = isoNow();
+  const redemptionId = newId('red');
+  const ids = { tenantId, redemptionId, userId, rewardId: reward.id, transactionId: newId('itx'), mirrorOperationId: newId('op') };
+  const row = { id: redemptionId, tenantId, userId, rewardId: reward.id, xpSpent: reward.xpCost, createdAt: now, updatedAt: now };
+  return { ids, row };
+}
+
+type NewRedemption = ReturnType<typeof newRedemption>;
+
+/**
+ * What follows a redemption's guard in its batch: a unit of stock, the XP spent (an `xp_redeem`
+ * ledger entry of -xp_cost) and the redemption (settling with its entry).
+ */
+function spendStatements(db: Database, { ids, row }: NewRedemption, reward: Pick<Reward, 'title' | 'xpCost'>, delivery?: { operationId: string }) {
+  return [
+    stockChangeStatement(db, ids.tenantId, ids.rewardId, -1),
+    ...ledgerEntryStatements(db, {
+      id: ids.transactionId, tenantId: ids.tenantId, userId: ids.userId, type: 'xp_redeem', amount: -reward.xpCost, redemptionId: ids.redemptionId,
+      notes: `Redeemed: ${reward.title}`, mirrorOperationId: ids.mirrorOperationId, mirrorAfterOperationId: delivery?.operationId, awaitsSettlement: delivery !== undefined,
+    }, row.createdAt),
+    redemptionInsertStatement(db, { ...row, transactionId: ids.transactionId }),
+  ] as const;
+}
+
+/** The 409 a spend's constraint answers with, if it was one. */
+function spendRefusal(error: unknown, xpCost: number): ApiError | undefined {
+  if (isOutOfStock(error)) return new ApiError('OUT_OF_STOCK', 'The reward is out of stock', { path: 'reward_id' });
+  if (isInsufficientXp(error)) return new ApiError('INSUFFICIENT_XP', `The customer's XP balance is below the reward's cost of ${xpCost}`, { path: 'user_id' });
+  return undefined;
+}
+
+/** The redemption read back by its batch; its settlement is queued when it awaits one. */
+async function settled(ctx: OnchainContext, readBack: RedemptionReadRows, operationId: string): Promise<RedemptionView> {
+  const found = assembleRedemptions(readBack)[0];
+  if (found?.redemption.status === 'initialized') await enqueueOperations(ctx, [operationId]);
+  return view(found);
+}
+
+/**
+ * Stand-ins for the customer's username and email in a view rendered before they are read
+ * (storedWithUserBrief), unguessable per isolate. Made on first use: Workers allow no random values
+ * in global scope.
+ */
+let marks: { username: string; email: string } | undefined;
+const briefMarks = () => (marks ??= { username: `username-${crypto.randomUUID()}`, email: `email-${crypto.randomUUID()}` });
+
+/**
+ * A redemption of a reward this isolate remembers (data/reward-cache.ts): ONE round trip, the
+ * spend's batch alone, led by a guard that also confirms the reward and tenant are as remembered.
+ * Undefined when that guard refused (the memory is dropped): the full path then runs the checks
+ * and gives the precise answer.
+ */
+async function redeemRemembered(db: Database, ctx: OnchainContext, input: CreateRedemptionInput, { reward, tenant }: RememberedReward, response?: ResponseWithWrite<RedemptionView>) {
+  const redemption = newRedemption(tenant.id, input.user_id, reward);
+  const { ids, row } = redemption;
+  const { username, email } = briefMarks();
+  const customer = { id: input.user_id, username, email };
+  const completion = response?.statement(db, toRedemptionView({ ...row, status: 'completed', seq: null }, { reward, asset: undefined, customer, tenant }), {
+    completion: storedWithUserBrief,
+    values: { redemptionId: ids.redemptionId, tenantId: tenant.id, userId: ids.userId, usernameMark: JSON.stringify(username), emailMark: JSON.stringify(email) },
+  });
+  const asRemembered = { title: reward.title, description: reward.description, xpCost: reward.xpCost, tenantName: tenant.name, tenantSlug: tenant.slug };
+  try {
+    const [, , , , , , rows, stored] = await db.batch([
+      rememberedRewardGuard(db, { ...ids, ...asRemembered }),
+      ...spendStatements(db, redemption, reward),
+      // The reward is as remembered (the guard), so only the row is read back.
+      redemptionRowById(db, { tenantId: tenant.id, id: ids.redemptionId }),
+      ...(completion ? [completion] : []),
+    ]);
+    if (stored) response?.settle(stored);
+    return await settled(ctx, [rows, [reward], []], ids.mirrorOperationId);
+  } catch (error) {
+    if (!isRedemptionRejected(error)) throw spendRefusal(error, reward.xpCost) ?? error;
+    forgetReward(tenant.id, reward.id);
+    return undefined;
+  }
+}
+
 /**
  * Redeems a reward for a customer. The checks run first (404s, then customer, reward, stock, tier,
  * balance); then ONE D1 batch re-checks the statuses and tier (guard), takes a unit of stock,
  * spends the XP (an `xp_redeem` ledger entry of -xp_cost) and records the redemption. Stock and
  * balance are CHECK constraints, so concurrent redemptions can never overspend either: the batch
- * that would is rolled back whole and answered with the matching 409.
+ * that would is rolled back whole and answered with the matching 409. An off-chain reward checked
+ * once is remembered, and its next redemptions are that batch alone (redeemRemembered).
  *
  * Off-chain, it completes at once. A reward with an onchain asset, or XP mirrored onto an XP token,
  * makes it `initialized` (the XP reserved at once): the reward is delivered first, then the XP
@@ -80,48 +163,38 @@ export async function redeemReward(
   input: CreateRedemptionInput,
   response?: ResponseWithWrite<RedemptionView>,
 ): Promise<RedemptionView> {
+  const remembered = recallReward(tenantId, input.reward_id);
+  const fast = remembered && (await redeemRemembered(db, ctx, input, remembered, response));
+  if (fast) return fast;
   const { reward, asset, wallet, customer, tenant } = await checkedReward(db, tenantId, input);
-  const redemptionId = newId('red');
-  const transactionId = newId('itx');
-  const deliveryId = asset ? newId('op') : undefined;
-  const mirrorOperationId = newId('op');
-  const now = isoNow();
-  const ids = { tenantId, redemptionId, userId: input.user_id, rewardId: reward.id };
-  const row = { id: redemptionId, tenantId, userId: input.user_id, rewardId: reward.id, xpSpent: reward.xpCost, createdAt: now, updatedAt: now };
+  const redemption = newRedemption(tenantId, input.user_id, reward);
+  const { ids, row } = redemption;
+  const delivery = asset && { operationId: newId('op') };
   // Off-chain, the response is rendered now from what was read and is written, and stored with the
   // write if the batch confirms it (completed at once, reward, customer and tenant unchanged).
   const details = !asset && tenant ? { reward, asset, customer, tenant } : undefined;
+  if (details) rememberReward({ reward, tenant: details.tenant });
   const trailing =
-    asset && deliveryId
-      ? deliveryOperation(db, { tenantId, redemptionId, transactionId, operationId: deliveryId }, asset, reward, wallet?.address)
-      : details && response?.statement(db, toRedemptionView({ ...row, status: 'completed', seq: null }, details), redemptionShowsAsRead(db, tenantId, redemptionId, details));
+    asset && delivery
+      ? deliveryOperation(db, { ...ids, operationId: delivery.operationId }, asset, reward, wallet?.address)
+      : details &&
+        response?.statement(db, toRedemptionView({ ...row, status: 'completed', seq: null }, details), {
+          completion: storedIfRedemptionShows,
+          values: redemptionShown(ids.redemptionId, details),
+        });
   try {
+    // The trailing statement is last, so the others keep their positions whether or not there is one.
     const [, , , , , , rows, rewardRows, assetRows, last] = await db.batch([
       redemptionGuardStatement(db, ids),
-      stockChangeStatement(db, tenantId, reward.id, -1),
-      ...ledgerEntryStatements(db, {
-        id: transactionId, tenantId, userId: input.user_id, type: 'xp_redeem', amount: -reward.xpCost, redemptionId,
-        notes: `Redeemed: ${reward.title}`, mirrorOperationId, mirrorAfterOperationId: deliveryId, awaitsSettlement: asset !== undefined,
-      }),
-      db.insert(redemptions).values({
-        ...row,
-        // The redemption settles with its ledger entry: `initialized` exactly when the entry is.
-        status: sql`(select ${internalTransactions.status} from ${internalTransactions} where ${internalTransactions.id} = ${transactionId})`,
-      }),
-      ...redemptionReadQueries(db, tenantId, eq(redemptions.id, redemptionId)),
-      // Last, so the statements before it keep their positions whether or not there is one: the
-      // delivery of an onchain reward, or else the stored response (its RETURNING rows, an array).
+      ...spendStatements(db, redemption, reward, delivery),
+      ...redemptionByIdReads(db, { tenantId, id: ids.redemptionId }),
       ...(trailing ? [trailing] : []),
     ]);
     if (Array.isArray(last)) response?.settle(last);
-    const found = assembleRedemptions([rows, rewardRows, assetRows])[0];
-    if (found?.redemption.status === 'initialized') await enqueueOperations(ctx, [deliveryId ?? mirrorOperationId]);
-    return view(found);
+    return await settled(ctx, [rows, rewardRows, assetRows], delivery?.operationId ?? ids.mirrorOperationId);
   } catch (error) {
-    if (isOutOfStock(error)) throw new ApiError('OUT_OF_STOCK', 'The reward is out of stock', { path: 'reward_id' });
-    if (isInsufficientXp(error)) {
-      throw new ApiError('INSUFFICIENT_XP', `The customer's XP balance is below the reward's cost of ${reward.xpCost}`, { path: 'user_id' });
-    }
+    const refusal = spendRefusal(error, reward.xpCost);
+    if (refusal) throw refusal;
     if (isRedemptionRejected(error)) {
       // Something changed since the checks: run them again on fresh data for the precise answer.
       await checkedReward(db, tenantId, input);
@@ -170,7 +243,7 @@ export async function cancelRedemption(db: Database, ctx: OnchainContext, tenant
       }),
       stockChangeStatement(db, tenantId, redemption.rewardId, 1),
       db.select({ status: internalTransactions.status }).from(internalTransactions).where(eq(internalTransactions.id, refundId)),
-      ...redemptionReadQueries(db, tenantId, eq(redemptions.id, id)),
+      ...redemptionByIdReads(db, { tenantId, id }),
     ]);
     const [[refund], ...rows] = read;
     // With an XP token the refund is minted back like any credit.

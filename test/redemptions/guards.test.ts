@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { isAlreadyRefunded, isRedemptionRejected, redemptionGuardStatement } from '../../src/data/redemptions';
+import { redemptionGuardStatement } from '../../src/data/redemption-writes';
+import { isAlreadyRefunded, isRedemptionRejected } from '../../src/data/redemptions';
 import { ledgerEntryStatements } from '../../src/data/ledger';
 import { customers, rewards } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
