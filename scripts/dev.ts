@@ -17,17 +17,40 @@ import { compileContracts } from './lib/compile-contracts';
 import { explainDevConfiguration } from './lib/dev-config';
 import { offlineWranglerEnv } from './lib/offline-env';
 import { startCronTicker, type CronTicker } from './lib/cron-ticker';
-import { ensureDevSetup, readDemoState, ROOT, type DemoState } from './lib/dev-files';
+import { ensureDevSetup, readDemoState, ROOT, writeDemoState, type DemoState } from './lib/dev-files';
 import { printSummary } from './lib/dev-summary';
 import { prepareDevChains, type DevChains } from './lib/local-chain';
-import { seed } from './seed';
+import { DEMO_ADMIN_EMAIL, seed } from './seed';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '8787' },
-    'no-seed': { type: 'boolean', default: false },
-  },
-});
+const USAGE = `Usage: npm run dev [-- --port 8787] [-- --no-seed]
+  Starts the whole service locally, offline: dev keys and .dev.vars, contracts, anvil, migrated
+  D1, wrangler dev on 127.0.0.1:<port>, the minute crons, and the demo tenant seeded through the
+  API (skipped with --no-seed). Ctrl+C stops everything. README.md, "Quick start".`;
+
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', default: '8787' },
+        'no-seed': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const values = options();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!/^\d+$/.test(values.port) || Number(values.port) < 1 || Number(values.port) > 65535) {
+  console.error(`--port must be a port number (1-65535), not "${values.port}"\n\n${USAGE}`);
+  process.exit(2);
+}
 const HOST = '127.0.0.1';
 const PORT = Number(values.port);
 const BASE_URL = `http://${HOST}:${PORT}`;
@@ -201,6 +224,9 @@ async function main(): Promise<void> {
     return;
   }
   ticker = startCronTicker(BASE_URL, CRON_TICK_SECONDS * 1000, log);
+  // Where `npm run seed` and `npm run gateway` find this server, seeded or not.
+  const known = readDemoState();
+  writeDemoState({ ...known, adminEmail: known?.adminEmail ?? DEMO_ADMIN_EMAIL, baseUrl: BASE_URL });
 
   let state: DemoState | undefined;
   if (!values['no-seed']) {

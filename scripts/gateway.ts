@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { apiCall, baseUrl } from './lib/api-client';
-import { readDemoState } from './lib/dev-files';
+import { readDemoState, useDemoServer } from './lib/dev-files';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -22,8 +22,7 @@ const { values, positionals } = parseArgs({
 });
 
 const demo = readDemoState();
-// The server the demo key was made on (`npm run dev -- --port ...`), unless LOYALTY_URL says otherwise.
-if (!process.env.LOYALTY_URL && demo?.baseUrl) process.env.LOYALTY_URL = demo.baseUrl;
+useDemoServer();
 
 const usage = `Usage: npm run gateway -- METHOD PATH [--body JSON] [--idempotency-key KEY] [--key-id ID --secret SECRET]
   PATH from /api/v1 (the prefix may be left out), quoted for the shell; it is signed in its canonical

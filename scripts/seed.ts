@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { apiCall, baseUrl, dataOf, errorCodeOf, type GatewayKey } from './lib/api-client';
-import { ensureDevSetup, readDemoState, readDevVars, writeDemoState, type DemoState, type DevSigningKey } from './lib/dev-files';
+import { ensureDevSetup, readDemoState, readDevVars, useDemoServer, writeDemoState, type DemoState, type DevSigningKey } from './lib/dev-files';
 import { demoChainId } from './lib/local-chain';
 import { mintPortalToken } from './lib/portal-token';
 import { ATTRIBUTES, COHORTS, CUSTOMERS, REWARDS, TIERS, type DemoCustomer } from './lib/demo-data';
@@ -199,6 +199,14 @@ async function ensureCohorts(token: string, tenantId: string, report: Report): P
 
 export type SeedResult = { state: DemoState; failures: number };
 
+/** A customer of the demo and its newest transaction, so the summary and README show requests that work when pasted. */
+async function sampleIds(gatewayKey: GatewayKey, customerIds: Map<string, string>): Promise<DemoState['sample']> {
+  const [customerId] = customerIds.values();
+  if (!customerId) return undefined;
+  const newest = await apiCall('GET', `/gateway/internal-transactions?user_id=${customerId}&limit=1`, { gatewayKey });
+  return { customerId, transactionId: dataOf<{ items: { id: string }[] }>(newest)?.items[0]?.id };
+}
+
 /**
  * @example const { state } = await seed(key); // state.tenant, state.apiKey
  */
@@ -240,6 +248,8 @@ export async function seed(signingKey: DevSigningKey): Promise<SeedResult> {
   }
 
   await ensureCohorts(token, tenant.id, report);
+  if (apiKey) state.sample = await sampleIds(apiKey, customerIds);
+  writeDemoState(state);
 
   // Last, so the XP above stays off-chain and the demo shows both kinds.
   const chainId = demoChainId(readDevVars());
@@ -255,6 +265,8 @@ export async function seed(signingKey: DevSigningKey): Promise<SeedResult> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // The server `npm run dev` runs (its --port), as `npm run gateway` finds it.
+  useDemoServer();
   const { key } = await ensureDevSetup();
   try {
     const { state, failures } = await seed(key);

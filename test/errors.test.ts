@@ -2,6 +2,7 @@ import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../src/middleware/body-limit';
 import { BASE, call, expectError } from './support/http';
+import { errorLog } from './support/logs';
 import { createTenant, createTestApiKey, gatewayCall, portalCall, type TestTenant } from './support/world';
 
 const keysPath = (tenant: TestTenant) => `/api/v1/tenant/${tenant.id}/api-keys`;
@@ -80,15 +81,20 @@ describe('error envelope', () => {
     expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
   });
 
-  it('404 NOT_FOUND for an unknown route (a known route with another method: test/document/methods.test.ts)', async () => {
+  it('404 NOT_FOUND for an unknown route; outside /api/v1 it says where the API and its docs are (a known route with another method: test/document/methods.test.ts)', async () => {
     expectError(await call('GET', '/api/v1/no-such-thing'), 404, 'NOT_FOUND', 'No route for GET /api/v1/no-such-thing');
-    expectError(await call('GET', '/'), 404, 'NOT_FOUND');
+    const root = expectError(await call('GET', '/'), 404, 'NOT_FOUND', 'No route for GET /. The API is under /api/v1: its reference is at /api/v1/docs');
+    expect(root.message).toContain('its OpenAPI document at /api/v1/openapi.json');
+    const rootHeaders = (await call('GET', '/')).headers;
+    expect(rootHeaders.get('link')).toBe('</api/v1/docs>; rel="service-doc", </api/v1/openapi.json>; rel="service-desc"');
+    expect((await call('GET', '/api/v1/no-such-thing')).headers.get('link')).toBeNull();
   });
 
   it('500 INTERNAL leaks no stack, SQL or driver text, only the request id', async () => {
     const tenant = await createTenant();
     // Make D1 fail for real: the route's table is gone (restored afterwards; storage is per file).
     await env.DB.prepare('ALTER TABLE api_keys RENAME TO api_keys_hidden').run();
+    const logged = errorLog();
     try {
       const res = await call('GET', keysPath(tenant), { headers: { ...bearer(tenant), 'x-request-id': 'req-test-500' } });
       const error = expectError(res, 500, 'INTERNAL', 'Internal error (request id req-test-500)');
@@ -101,6 +107,8 @@ describe('error envelope', () => {
       });
       expect(res.headers.get('x-request-id')).toBe('req-test-500');
       expect(res.text).not.toMatch(/api_keys|select|sqlite|D1_|no such table|at \w+ \(/i);
+      // The details go to the log only, with the request id that the answer names.
+      expect(logged()).toMatch(/"requestId":"req-test-500".*no such table: api_keys/);
     } finally {
       await env.DB.prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
     }

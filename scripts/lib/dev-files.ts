@@ -40,6 +40,8 @@ export type DemoState = {
   apiKey?: { id: string; keyId: string; secret: string };
   /** What the seed created onchain, for the summary. */
   onchain?: { chainId: number; xpToken?: string; badge?: string; settledTransactionId?: string };
+  /** Real ids of the demo tenant to try requests with (the summary and README use them). */
+  sample?: { customerId: string; transactionId?: string };
 };
 
 function readJson<T>(path: string): T | undefined {
@@ -194,4 +196,13 @@ export function readDemoState(): DemoState | undefined {
 
 export function writeDemoState(state: DemoState): void {
   writePrivateJson(DEMO_PATH, state);
+}
+
+/**
+ * Points the scripts' API client at the server `npm run dev` last ran (its `--port`, kept in
+ * .dev/demo.json), unless LOYALTY_URL says otherwise.
+ */
+export function useDemoServer(): void {
+  const demo = readDemoState();
+  if (!process.env.LOYALTY_URL && demo?.baseUrl) process.env.LOYALTY_URL = demo.baseUrl;
 }

@@ -40,6 +40,17 @@ function onchainLines({ state, chainLines, relayerAddress, baseUrl }: SummaryInp
   return out;
 }
 
+/** Signed calls with the demo key on real ids of the demo tenant, ready to paste. */
+function gatewayLines(state: DemoState | undefined): string[] {
+  const out = [' Signed gateway calls with the demo key:', "   npm run gateway -- GET '/api/v1/gateway/customers?limit=3'"];
+  const sample = state?.sample;
+  if (!sample) return out;
+  out.push(`   npm run gateway -- GET /api/v1/gateway/customers/${sample.customerId}`);
+  if (sample.transactionId) out.push(`   npm run gateway -- GET /api/v1/gateway/internal-transactions/${sample.transactionId}`);
+  out.push(`   npm run gateway -- POST /api/v1/gateway/xp --body '{"user_id":"${sample.customerId}","type":"xp_earn","amount":"50"}'`);
+  return out;
+}
+
 function cronLines({ baseUrl, tickedCrons, tickSeconds }: SummaryInput): string[] {
   const crons = readWranglerCrons();
   const out = ['', ' Cron Triggers do not fire by themselves in wrangler dev; run one by hand:'];
@@ -73,8 +84,8 @@ export function printSummary(input: SummaryInput): void {
     `   TOKEN=$(npm run -s token -- --email ${state?.adminEmail ?? 'demo-admin@example.com'})`,
     `   curl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v1/user/me`,
   );
-  if (state?.tenant) out.push(`   curl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v1/tenant/${state.tenant.id}/tiers`);
-  out.push(' Signed gateway call with the demo key:', '   npm run gateway -- GET /api/v1/gateway/internal-transactions/<id>');
+  if (state?.tenant) out.push(`   curl -H "Authorization: Bearer $TOKEN" "${baseUrl}/api/v1/tenant/${state.tenant.id}/customers?limit=5"`);
+  out.push(...gatewayLines(state));
   out.push(...onchainLines(input), ...cronLines(input));
   out.push(
     '',

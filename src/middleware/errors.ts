@@ -53,5 +53,19 @@ export const onError: ErrorHandler = (err, c: Context) => {
   return c.json(errorBody(internal), 500);
 };
 
-export const onNotFound: NotFoundHandler = (c) =>
-  c.json(errorBody(new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)), 404);
+/** Where the API and its reference live (RFC 8631 link relations), for a request that missed them. */
+const API_POINTERS = {
+  message: 'The API is under /api/v1: its reference is at /api/v1/docs, its OpenAPI document at /api/v1/openapi.json',
+  link: '</api/v1/docs>; rel="service-doc", </api/v1/openapi.json>; rel="service-desc"',
+};
+
+/**
+ * A 404 in the envelope. Outside /api/v1 (the root included, until the CMS serves it) the answer
+ * also says where the API and its docs are, in the message and a `Link` header.
+ */
+export const onNotFound: NotFoundHandler = (c) => {
+  const missed = `No route for ${c.req.method} ${c.req.path}`;
+  if (c.req.path === '/api/v1' || c.req.path.startsWith('/api/v1/')) return c.json(errorBody(new ApiError('NOT_FOUND', missed)), 404);
+  c.header('Link', API_POINTERS.link);
+  return c.json(errorBody(new ApiError('NOT_FOUND', `${missed}. ${API_POINTERS.message}`)), 404);
+};

@@ -12,6 +12,7 @@ import { apiKeySchema } from '../../src/schemas/api-key';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { unixSeconds } from '../../src/lib/time';
 import { call, expectError, expectOk, type JsonResponse } from '../support/http';
+import { errorLog } from '../support/logs';
 import { createTenant, createTestApiKey, db, portalCall, type TestApiKey } from '../support/world';
 
 const TOLERANCE = Number(env.SIGNATURE_TOLERANCE_SECONDS);
@@ -151,8 +152,10 @@ describe('gateway authentication: timestamp (checked first, without the secret)'
     const stale = String(unixSeconds() - TOLERANCE - 60);
     expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp: stale }), 'Timestamp is not current');
     expectDenied(await send({ ...key, keyId: 'key_unknown' }, 'GET', `${TX_PATH}/itx_x`, { timestamp: stale }), 'Timestamp is not current');
-    // With a current timestamp the secret is needed, and this one cannot be decrypted: a server fault.
+    // With a current timestamp the secret is needed, and this one cannot be decrypted: a server fault, logged.
+    const logged = errorLog();
     expectError(await send(key, 'GET', `${TX_PATH}/itx_x`), 500, 'INTERNAL', /^Internal error \(request id [^)]+\)$/);
+    expect(logged()).toContain('InvalidCharacterError');
   });
 });
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/client';
 import { idempotencyRecords, onchainAssets } from '../../src/db/schema';
 import type { GatewayEnv } from '../../src/env';
@@ -10,6 +10,7 @@ import { onError } from '../../src/middleware/errors';
 import { idempotency, responseWithWrite } from '../../src/middleware/idempotency';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { createCustomerViaApi } from '../support/customers';
+import { errorLog } from '../support/logs';
 import { BASE, expectOk } from '../support/http';
 import { createCustomer } from '../support/ledger';
 import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
@@ -26,13 +27,6 @@ async function storedBody(tenantId: string, key: string) {
   return record?.responseBody;
 }
 
-/** The error lines the Worker logs, to see that the stored and the answered response never differed. */
-function errorLog(): () => string {
-  const lines: string[] = [];
-  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
-  return () => lines.join('\n');
-}
-afterEach(() => vi.restoreAllMocks());
 
 describe('responses stored with the write', () => {
   it('an earn stores in its own batch the very bytes it answers (notes, nested metadata, non-ASCII, exponents)', async () => {
