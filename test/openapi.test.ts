@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
 import { call } from './support/http';
 import { fetchDocument, operations } from './support/openapi';
 
@@ -17,7 +18,7 @@ describe('OpenAPI document', () => {
     });
   });
 
-  it('is internally consistent: path parameters declared, refs resolved, security schemes defined, operation ids unique', async () => {
+  it('is internally consistent: path parameters declared, refs resolved, security schemes defined', async () => {
     const { doc, text } = await fetchDocument();
     for (const { path, method, op } of operations(doc)) {
       const where = `${method.toUpperCase()} ${path}`;
@@ -30,11 +31,29 @@ describe('OpenAPI document', () => {
         for (const scheme of Object.keys(requirement)) expect(doc.components.securitySchemes, where).toHaveProperty(scheme);
       }
     }
-    const ids = operations(doc).flatMap(({ op }) => (op.operationId ? [op.operationId] : []));
-    expect(new Set(ids).size).toBe(ids.length);
     const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!);
     expect(refs.length).toBeGreaterThan(0);
     for (const name of refs) expect(doc.components.schemas, `$ref ${name}`).toHaveProperty(name);
+  });
+
+  it('names every operation with a unique camelCase operationId, gateway ones prefixed (the SDK method names)', async () => {
+    const { doc } = await fetchDocument();
+    // Counted from the app's route registry, not from the document's paths: an operation missing
+    // from the document, or one without an id, makes the counts differ.
+    const routes = createApp().openAPIRegistry.definitions.filter((definition) => definition.type === 'route');
+    const documented = operations(doc);
+    expect(routes.length).toBeGreaterThan(0);
+    expect(documented.length).toBe(routes.length);
+    const missing = documented.filter(({ op }) => op.operationId === undefined).map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    expect(missing).toEqual([]);
+    const ids = documented.flatMap(({ op }) => (op.operationId === undefined ? [] : [op.operationId]));
+    expect(ids).toHaveLength(routes.length);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index), 'duplicated ids').toEqual([]);
+    for (const { path, method, op } of documented) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.operationId, where).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      expect(op.operationId?.startsWith('gateway'), where).toBe(path.startsWith('/gateway/'));
+    }
   });
 
   it('answers every error status with the ErrorEnvelope, and documents 500 everywhere', async () => {

@@ -10,6 +10,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'put',
   path: '/customers/{userId}/attributes',
+  operationId: 'gatewaySetCustomerAttributes',
   tags: ['Gateway'],
   summary: "Set several of a customer's attribute values",
   description:

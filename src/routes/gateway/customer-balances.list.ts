@@ -10,6 +10,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/customers/{userId}/balances',
+  operationId: 'gatewayListCustomerBalances',
   tags: ['Gateway'],
   summary: "List a customer's onchain asset balances (newest first)",
   description: 'Balances as last indexed from the chain (`last_updated_block`).',

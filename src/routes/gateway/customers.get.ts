@@ -9,6 +9,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/customers/{userId}',
+  operationId: 'gatewayGetCustomer',
   tags: ['Gateway'],
   summary: 'Get a customer',
   security: gatewaySecurity,

@@ -9,6 +9,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/customers',
+  operationId: 'gatewayListCustomers',
   tags: ['Gateway'],
   summary: 'List customers (newest first)',
   description: 'Optional exact filters: `external_id`, `email` (case-insensitive), `status`.',

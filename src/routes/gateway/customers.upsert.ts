@@ -10,6 +10,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/customers',
+  operationId: 'gatewayUpsertCustomer',
   tags: ['Gateway'],
   summary: 'Create or update a customer by external_id',
   description:

@@ -9,6 +9,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/internal-transactions/{internal_transaction_id}',
+  operationId: 'gatewayGetInternalTransaction',
   tags: ['Gateway'],
   summary: 'Get an internal transaction',
   security: gatewaySecurity,

@@ -9,6 +9,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/internal-transactions',
+  operationId: 'gatewayListInternalTransactions',
   tags: ['Gateway'],
   summary: 'List internal transactions (newest first)',
   security: gatewaySecurity,

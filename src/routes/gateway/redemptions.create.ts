@@ -11,6 +11,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/redemptions',
+  operationId: 'gatewayCreateRedemption',
   tags: ['Gateway'],
   summary: 'Redeem a reward for a customer',
   description:

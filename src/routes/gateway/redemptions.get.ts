@@ -9,6 +9,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/redemptions/{redemption_id}',
+  operationId: 'gatewayGetRedemption',
   tags: ['Gateway'],
   summary: 'Get a redemption',
   security: gatewaySecurity,

@@ -9,6 +9,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/rewards',
+  operationId: 'gatewayListRewards',
   tags: ['Gateway'],
   summary: 'List active rewards (newest first)',
   description: 'Only rewards with status `active`: what customers can be offered.',

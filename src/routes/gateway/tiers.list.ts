@@ -9,6 +9,7 @@ import { gatewaySecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/tiers',
+  operationId: 'gatewayListTiers',
   tags: ['Gateway'],
   summary: 'List tier rules (lowest threshold first)',
   description: 'Optional `tier_name` filter (exact match).',

@@ -10,6 +10,7 @@ export const infoSchema = z.strictObject({ name: z.string(), version: z.string()
 const route = createRoute({
   method: 'get',
   path: '/info',
+  operationId: 'getInfo',
   tags: ['Platform'],
   summary: 'Service name, version and environment (no token)',
   responses: { 200: okResponse(infoSchema, 'Service information'), ...errorResponsesWithoutMisconfiguration() },

@@ -10,6 +10,7 @@ const CACHE_CONTROL = 'public, max-age=3600';
 const route = createRoute({
   method: 'get',
   path: '/system/masterdata',
+  operationId: 'getMasterdata',
   tags: ['Platform'],
   summary: 'Reference data: ISO 3166-1 countries and the API enumerations (no token)',
   responses: { 200: okResponse(masterdataSchema, 'Reference data'), ...errorResponses() },

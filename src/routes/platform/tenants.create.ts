@@ -19,6 +19,7 @@ const signupOpen = createMiddleware<AccountEnv>(async function signupOpen(c, nex
 const route = createRoute({
   method: 'post',
   path: '/tenants',
+  operationId: 'createTenant',
   tags: ['Platform'],
   summary: 'Create a tenant; the caller becomes its super_admin',
   description: 'Refused with 403 when the platform runs with `TENANT_SIGNUP=closed`.',

@@ -8,6 +8,7 @@ import { portalSecurity } from '../portal/security';
 const route = createRoute({
   method: 'get',
   path: '/user/me',
+  operationId: 'getCurrentUser',
   tags: ['Platform'],
   summary: 'The signed-in account and its tenant memberships (created on first sign-in)',
   security: portalSecurity,

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/analytics/top-countries',
+  operationId: 'getTopCountries',
   tags: ['Analytics'],
   summary: 'Top countries by active fans',
   description: 'Active fans (customers active or reinstated) per country, highest first, ties by country code. `limit` (default 10, max 100); optional inclusive `from`/`to` on the customer creation time. The total counts every active fan, with or without a country; shares are of that total, rounded to 2 decimals.',

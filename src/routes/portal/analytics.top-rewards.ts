@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/analytics/top-rewards',
+  operationId: 'getTopRewards',
   tags: ['Analytics'],
   summary: 'Top rewards by redemptions',
   description: 'Redemptions that stand (not failed or canceled) per reward, highest first, ties by title. `limit` (default 10, max 100); optional inclusive `from`/`to` on the redemption time. Shares are of all counted redemptions, rounded to 2 decimals.',

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/api-keys',
+  operationId: 'createApiKey',
   tags: ['API keys'],
   summary: 'Create an API key for the gateway',
   description:

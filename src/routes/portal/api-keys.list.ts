@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/api-keys',
+  operationId: 'listApiKeys',
   tags: ['API keys'],
   summary: 'List the API keys of the tenant (newest first; never their secrets)',
   description: '`status` filters by the status as of now: a key past `expires_at` is `expired`.',

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/api-keys/{id}/revoke',
+  operationId: 'revokeApiKey',
   tags: ['API keys'],
   summary: 'Revoke an API key, immediately and for good',
   description:

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/attributes',
+  operationId: 'createAttribute',
   tags: ['Attributes'],
   summary: 'Define a customer attribute',
   description:

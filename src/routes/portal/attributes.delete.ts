@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'delete',
   path: '/attributes/{attributeId}',
+  operationId: 'deleteAttribute',
   tags: ['Attributes'],
   summary: 'Delete an attribute definition and every value of it',
   description: 'Cohorts that name the key keep their rules; the key then shows in their `dead_keys` and never matches. Editor role and up.',

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/attributes',
+  operationId: 'listAttributes',
   tags: ['Attributes'],
   summary: 'List the customer attribute definitions (newest first)',
   security: portalSecurity,

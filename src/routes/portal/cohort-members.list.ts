@@ -12,6 +12,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/cohorts/{cohortId}/members',
+  operationId: 'listCohortMembers',
   tags: ['Cohorts'],
   summary: "The cohort's members: customers matching its rules now (newest first)",
   security: portalSecurity,

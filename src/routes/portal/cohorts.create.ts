@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/cohorts',
+  operationId: 'createCohort',
   tags: ['Cohorts'],
   summary: 'Create a cohort (a saved rule over customers)',
   description: 'The rules are checked against the current attribute definitions and tiers. Editor role and up.',

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'delete',
   path: '/cohorts/{cohortId}',
+  operationId: 'deleteCohort',
   tags: ['Cohorts'],
   summary: 'Delete a cohort',
   description: 'Removes only the saved rule; customers keep their attribute values and other memberships. Editor role and up.',

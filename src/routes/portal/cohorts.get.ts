@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/cohorts/{cohortId}',
+  operationId: 'getCohort',
   tags: ['Cohorts'],
   summary: 'Get a cohort with its exact member count and dead keys',
   security: portalSecurity,

@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/cohorts',
+  operationId: 'listCohorts',
   tags: ['Cohorts'],
   summary: 'List cohorts (newest first) with exact member counts and dead keys',
   security: portalSecurity,

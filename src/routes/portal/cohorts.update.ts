@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'patch',
   path: '/cohorts/{cohortId}',
+  operationId: 'updateCohort',
   tags: ['Cohorts'],
   summary: 'Update a cohort',
   description: `The fields sent replace the stored ones (\`rules\` as a whole); at least one is required. Editor role and up.`,

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/customers/{customer_id}/attributes',
+  operationId: 'getCustomerAttributes',
   tags: ['Attributes'],
   summary: "A customer's attribute values",
   description: 'One entry per definition of the tenant (ordered by key); `value` is null where the customer has none.',

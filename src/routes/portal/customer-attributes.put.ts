@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'put',
   path: '/customers/{customer_id}/attributes',
+  operationId: 'setCustomerAttributes',
   tags: ['Attributes'],
   summary: "Set several of a customer's attribute values",
   description:

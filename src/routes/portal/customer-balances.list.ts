@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/customers/{userId}/balances',
+  operationId: 'listCustomerBalances',
   tags: ['Customers'],
   summary: "List a customer's onchain asset balances (newest first)",
   description: 'Balances as last indexed from the chain (`last_updated_block`).',

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/customers/{userId}/tier/{tierId}/eligibility',
+  operationId: 'getCustomerEligibility',
   tags: ['Customers'],
   summary: 'Whether a customer qualifies for a tier',
   description: "Eligible when the customer's `lifetime_xp` is at least the tier's `min_xp_threshold`.",

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/customers/{userId}',
+  operationId: 'getCustomer',
   tags: ['Customers'],
   summary: 'Get a customer',
   security: portalSecurity,

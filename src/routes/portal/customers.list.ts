@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/customers',
+  operationId: 'listCustomers',
   tags: ['Customers'],
   summary: 'List customers (newest first)',
   description: 'Optional exact filters: `external_id`, `email` (case-insensitive), `status`.',

@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'patch',
   path: '/customers/{userId}',
+  operationId: 'updateCustomer',
   tags: ['Customers'],
   summary: "Change a customer's account status",
   description:

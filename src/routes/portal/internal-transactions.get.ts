@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/internal-transactions/{internal_transaction_id}',
+  operationId: 'getInternalTransaction',
   tags: ['Internal transactions'],
   summary: 'Get an internal transaction, with tenant and user briefs',
   security: portalSecurity,

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/internal-transactions',
+  operationId: 'listInternalTransactions',
   tags: ['Internal transactions'],
   summary: 'List internal transactions (newest first), with tenant and user briefs',
   security: portalSecurity,

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/members',
+  operationId: 'inviteMember',
   tags: ['Members'],
   summary: 'Invite a person by email',
   description:

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'delete',
   path: '/members/{userId}',
+  operationId: 'removeMember',
   tags: ['Members'],
   summary: 'Remove a member (or withdraw an invitation)',
   description:

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/members',
+  operationId: 'listMembers',
   tags: ['Members'],
   summary: 'List the members and pending invitations of the tenant (newest first)',
   security: portalSecurity,

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'patch',
   path: '/members/{userId}',
+  operationId: 'updateMember',
   tags: ['Members'],
   summary: "Change a member's role",
   description: 'The tenant keeps at least one super_admin (400); only a super_admin changes or grants `super_admin` (403).',

@@ -12,6 +12,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/onchain-assets',
+  operationId: 'createOnchainAsset',
   tags: ['Onchain assets'],
   summary: 'Register or deploy an onchain asset',
   description: [

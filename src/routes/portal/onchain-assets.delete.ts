@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'delete',
   path: '/onchain-assets/{id}',
+  operationId: 'deleteOnchainAsset',
   tags: ['Onchain assets'],
   summary: 'Delete an onchain asset',
   description:

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/onchain-assets/{id}',
+  operationId: 'getOnchainAsset',
   tags: ['Onchain assets'],
   summary: 'Get an onchain asset',
   description:

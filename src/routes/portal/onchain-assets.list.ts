@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/onchain-assets',
+  operationId: 'listOnchainAssets',
   tags: ['Onchain assets'],
   summary: 'List onchain assets (newest first)',
   description:

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/onchain-assets/{id}/reconciliation',
+  operationId: 'getOnchainAssetReconciliation',
   tags: ['Onchain assets'],
   summary: 'Reconcile an asset: settled ledger vs indexed chain',
   description: [

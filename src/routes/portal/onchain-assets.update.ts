@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'patch',
   path: '/onchain-assets/{id}',
+  operationId: 'updateOnchainAsset',
   tags: ['Onchain assets'],
   summary: 'Update an onchain asset',
   description:

@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/redemptions/{redemption_id}/cancel',
+  operationId: 'cancelRedemption',
   tags: ['Redemptions'],
   summary: 'Cancel a redemption and refund it',
   description:

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/redemptions/{redemption_id}',
+  operationId: 'getRedemption',
   tags: ['Redemptions'],
   summary: 'Get a redemption',
   security: portalSecurity,

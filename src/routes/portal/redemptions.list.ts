@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/redemptions',
+  operationId: 'listRedemptions',
   tags: ['Redemptions'],
   summary: 'List redemptions (newest first)',
   description: 'Optional exact filters: `status`, `user_id`, `reward_id`.',

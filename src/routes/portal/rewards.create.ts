@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/rewards',
+  operationId: 'createReward',
   tags: ['Rewards'],
   summary: 'Create a reward',
   description:

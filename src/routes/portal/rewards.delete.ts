@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'delete',
   path: '/rewards/{rewardId}',
+  operationId: 'deleteReward',
   tags: ['Rewards'],
   summary: 'Delete a reward',
   description: 'Only a reward that was never redeemed; one with redemptions is refused with 409 (archive it instead). Editor and up.',

@@ -9,6 +9,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/rewards/{rewardId}',
+  operationId: 'getReward',
   tags: ['Rewards'],
   summary: 'Get a reward',
   security: portalSecurity,

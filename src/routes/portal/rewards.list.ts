@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/rewards',
+  operationId: 'listRewards',
   tags: ['Rewards'],
   summary: 'List rewards (newest first)',
   description: 'Optional filter `status` (draft, active, archived).',

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'patch',
   path: '/rewards/{rewardId}',
+  operationId: 'updateReward',
   tags: ['Rewards'],
   summary: 'Update a reward',
   description:

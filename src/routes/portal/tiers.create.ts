@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/tiers',
+  operationId: 'createTier',
   tags: ['Tiers'],
   summary: 'Create a tier rule',
   description: '`tier_name` is unique in the tenant (409). `benefits_description`, `color` and `icon` default to "". Editor and up.',

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'delete',
   path: '/tiers/{tierId}',
+  operationId: 'deleteTier',
   tags: ['Tiers'],
   summary: 'Delete a tier rule',
   description: 'Refused with 409 while a reward names the tier as its `min_tier_id`. Customers are re-placed on the remaining tiers at once. Editor and up.',

@@ -10,6 +10,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'get',
   path: '/tiers',
+  operationId: 'listTiers',
   tags: ['Tiers'],
   summary: 'List tier rules (lowest threshold first)',
   description: 'Optional `tier_name` filter (exact match), as on the gateway.',

@@ -11,6 +11,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'put',
   path: '/tiers/{tierId}',
+  operationId: 'replaceTier',
   tags: ['Tiers'],
   summary: 'Replace a tier rule',
   description: 'Replaces the whole rule, so every field is required. `tier_name` is unique in the tenant (409). Editor and up.',

@@ -12,6 +12,7 @@ import { portalSecurity } from './security';
 const route = createRoute({
   method: 'post',
   path: '/customers/{userId}/xp-adjustments',
+  operationId: 'adjustCustomerXp',
   tags: ['Customers'],
   summary: "Adjust a customer's XP balance",
   description: 'Appends an `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). With an XP token it settles onchain: a negative adjustment (debit) reserves the XP at once and gives it back if the burn fails; a positive one (credit) counts once completed. Editor role and up.',
