@@ -5,7 +5,8 @@
  * funded), 4. local D1 migrations, 5. `wrangler dev` (the settlement queue consumer runs inside it),
  * 6. a ticker running the every-minute crons (wrangler dev never fires them), 7. the demo tenant
  * seeded through the running server's HTTP API, onchain assets included, 8. a summary printed.
- * Ctrl+C (or SIGTERM to this process) stops wrangler, workerd and anvil.
+ * The CMS is served at / (wrangler's [build] builds it); its dev sign-in (any email) runs on the
+ * port + 10 (scripts/lib/dev-sign-in.ts). Ctrl+C (or SIGTERM to this process) stops them all.
  *
  *   npm run dev [-- --port 8787] [-- --no-seed]
  */
@@ -16,8 +17,9 @@ import { parseArgs } from 'node:util';
 import { compileContracts } from './lib/compile-contracts';
 import { explainDevConfiguration } from './lib/dev-config';
 import { offlineWranglerEnv } from './lib/offline-env';
-import { startCronTicker, type CronTicker } from './lib/cron-ticker';
+import { echoWithoutTickerLines, startCronTicker, type CronTicker } from './lib/cron-ticker';
 import { ensureDevSetup, readDemoState, ROOT, writeDemoState, type DemoState } from './lib/dev-files';
+import { startDevSignIn, type DevSignIn } from './lib/dev-sign-in';
 import { printSummary } from './lib/dev-summary';
 import { prepareDevChains, type DevChains } from './lib/local-chain';
 import { DEMO_ADMIN_EMAIL, seed } from './seed';
@@ -70,6 +72,7 @@ let server: ChildProcess | undefined;
 let serverExited: Promise<number> | undefined;
 let chains: DevChains | undefined;
 let ticker: CronTicker | undefined;
+let signIn: DevSignIn | undefined;
 let stopping = false;
 
 function runOnce(args: string[]): Promise<number> {
@@ -125,6 +128,7 @@ async function shutdown(exitCode: number, signal: NodeJS.Signals = 'SIGTERM'): P
     clearTimeout(killer);
   }
   await chains?.stop();
+  await signIn?.provider?.stop();
   process.exit(exitCode);
 }
 
@@ -178,15 +182,16 @@ async function startChains(vars: ReadonlyMap<string, string>): Promise<boolean> 
   return true;
 }
 
-function startServer(): void {
+function startServer(extraArgs: string[]): void {
   log(`starting wrangler dev on ${BASE_URL} …`);
-  // --test-scheduled keeps /__scheduled working for those used to it; the ticker uses /cdn-cgi/handler/scheduled.
-  server = spawn(process.execPath, [WRANGLER, 'dev', '--ip', HOST, '--port', String(PORT), '--show-interactive-dev-session=false', '--test-scheduled'], {
+  // --test-scheduled: the ticker runs the crons through /__scheduled (scripts/lib/cron-ticker.ts).
+  server = spawn(process.execPath, [WRANGLER, 'dev', '--ip', HOST, '--port', String(PORT), '--show-interactive-dev-session=false', '--test-scheduled', ...extraArgs], {
     cwd: ROOT,
     env: offlineEnv,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,
   });
+  if (server.stdout) echoWithoutTickerLines(server.stdout);
   serverExited = new Promise((resolve) => server?.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
   void serverExited.then((code) => {
     if (!stopping) void fail(`wrangler dev exited (${code})`);
@@ -194,7 +199,7 @@ function startServer(): void {
 }
 
 async function main(): Promise<void> {
-  const { key, vars, created, notes } = await ensureDevSetup();
+  const { key, vars, created, notes } = await ensureDevSetup({ cmsSignIn: true });
   if (created.length > 0) log(`created ${created.join(', ')} (local development only, git-ignored)`);
   for (const note of notes) log(note);
   const problems = explainDevConfiguration(vars);
@@ -204,6 +209,11 @@ async function main(): Promise<void> {
   }
 
   if (await portInUse(PORT)) return fail(`port ${PORT} is already in use (another \`npm run dev\`?). Stop it or use \`npm run dev -- --port 8788\`.`);
+  try {
+    signIn = await startDevSignIn(vars, PORT, key);
+  } catch (error) {
+    return fail(`the CMS dev sign-in did not start on port ${PORT + 10}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 
   try {
     const { cacheHit } = await compileContracts();
@@ -218,7 +228,7 @@ async function main(): Promise<void> {
   if (stopping) return;
   if (migrated !== 0) return fail(`migrations failed (exit ${migrated})`);
 
-  startServer();
+  startServer(signIn.wranglerArgs);
   if (!(await waitForServer())) {
     if (!stopping) await fail(`the server did not answer ${BASE_URL}/api/v1/info in time`);
     return;
@@ -244,6 +254,7 @@ async function main(): Promise<void> {
     relayerAddress: chains?.relayerAddress,
     tickedCrons: ticker.crons,
     tickSeconds: CRON_TICK_SECONDS,
+    cmsSignIn: signIn.line,
   });
 }
 

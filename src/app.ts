@@ -1,4 +1,3 @@
-import { swaggerUI } from '@hono/swagger-ui';
 import { createRouter } from './lib/openapi';
 import { withImpliedStatuses } from './lib/openapi-document';
 import { limitBody } from './middleware/body-limit';
@@ -7,8 +6,11 @@ import { onError, onNotFound } from './middleware/errors';
 import { initRequest } from './middleware/init';
 import { rejectUnsupportedMethods } from './middleware/methods';
 import { authenticateAccount } from './middleware/portal-auth';
+import { limitPerAccount } from './middleware/rate-limit';
+import { registerDocs } from './routes/docs';
 import { gatewayApp } from './routes/gateway';
 import { registerPlatform } from './routes/platform';
+import { registerWebhookEvents } from './routes/webhooks/events';
 import { portalApp } from './routes/portal';
 import { SERVICE_VERSION } from './routes/platform/info';
 
@@ -16,17 +18,32 @@ export const API_PREFIX = '/api/v1';
 
 /** The root app only mounts surfaces; each surface applies its own authentication. */
 export function createApp() {
+  return buildApp().app;
+}
+
+/**
+ * The document `GET /api/v1/openapi.json` serves, built without bindings or a server:
+ * `npm run sdk:generate` writes it to sdk/openapi.json.
+ */
+export function openApiDocument() {
+  return buildApp().document();
+}
+
+function buildApp() {
   const app = createRouter();
   const api = createRouter();
   api.use('*', initRequest, rejectUnsupportedMethods(() => app.routes), requireConfig, limitBody);
 
-  api.use('/user/*', authenticateAccount);
-  api.use('/tenants', authenticateAccount);
-  api.use('/tenants/*', authenticateAccount);
+  // Rate limited per account like the portal (src/middleware/rate-limit.ts), one budget for both.
+  // `/tenants/*` also matches `/tenants` itself: a second pattern would authenticate and count twice.
+  const limitAccount = limitPerAccount();
+  api.use('/user/*', authenticateAccount, limitAccount);
+  api.use('/tenants/*', authenticateAccount, limitAccount);
   registerPlatform(api);
   api.route('/tenant/:tenantId', portalApp((request, env, ctx) => app.fetch(request, env, ctx)));
   api.route('/gateway', gatewayApp());
 
+  registerWebhookEvents(api);
   api.openAPIRegistry.registerComponent('securitySchemes', 'portalBearer', {
     type: 'http',
     scheme: 'bearer',
@@ -45,11 +62,12 @@ export function createApp() {
     info: { title: 'Loyalty Platform API', version: SERVICE_VERSION, description: 'Gateway (HMAC-signed, for tenant backends) and portal (bearer JWT, for the CMS) surfaces.' },
     servers: [{ url: API_PREFIX }],
   };
-  api.get('/openapi.json', (c) => c.json(withImpliedStatuses(api.getOpenAPI31Document(documentConfig))));
-  api.get('/docs', swaggerUI({ url: `${API_PREFIX}/openapi.json` }));
+  const document = () => withImpliedStatuses(api.getOpenAPI31Document(documentConfig));
+  api.get('/openapi.json', (c) => c.json(document()));
+  registerDocs(api, `${API_PREFIX}/openapi.json`);
 
   app.route(API_PREFIX, api);
   app.onError(onError);
   app.notFound(onNotFound);
-  return app;
+  return { app, document };
 }

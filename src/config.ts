@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ChainConfigError, parseChains } from './chain/chains';
 import { RelayerConfigError, relayerAccount } from './chain/relayer';
 import { settlementFields } from './chain/settings';
-import { envText as text, envWholeNumber } from './lib/env-fields';
+import { envRateLimit, envText as text, envWholeNumber } from './lib/env-fields';
 
 /** The whole environment of the Worker, validated by one schema (CONTRACT: Configuration errors). */
 
@@ -54,11 +54,18 @@ const fields = {
     DB: binding('DB', 'D1'),
     KV: binding('KV', 'KV namespace'),
     SETTLEMENT_QUEUE: binding('SETTLEMENT_QUEUE', 'queue producer'),
+    WEBHOOK_QUEUE: binding('WEBHOOK_QUEUE', 'queue producer'),
+    GATEWAY_RATE_LIMITER: binding('GATEWAY_RATE_LIMITER', 'rate limiting ([[ratelimits]])'),
+    PORTAL_RATE_LIMITER: binding('PORTAL_RATE_LIMITER', 'rate limiting ([[ratelimits]])'),
+    GATEWAY_RATE_LIMIT: envRateLimit('GATEWAY_RATE_LIMIT', 'GATEWAY_RATE_LIMITER'),
+    PORTAL_RATE_LIMIT: envRateLimit('PORTAL_RATE_LIMIT', 'PORTAL_RATE_LIMITER'),
     ENVIRONMENT: text,
     AUTH_ISSUER: required('AUTH_ISSUER'),
     AUTH_AUDIENCE: required('AUTH_AUDIENCE'),
     AUTH_JWKS_URL: text.refine((value) => value === undefined || /^https?:\/\/\S+$/.test(value), 'AUTH_JWKS_URL is not an http(s) URL'),
     AUTH_JWKS: text.refine((value) => value === undefined || isJwks(value), 'AUTH_JWKS is not a JWKS (JSON with a "keys" array)'),
+    CMS_OIDC_ISSUER: text.refine((value) => value === undefined || /^https?:\/\/\S+$/.test(value), 'CMS_OIDC_ISSUER is not an http(s) URL'),
+    CMS_OIDC_CLIENT_ID: text,
     API_KEY_ENCRYPTION_KEY: required('API_KEY_ENCRYPTION_KEY').refine(
       (value) => value === '' || isAes256Key(value),
       'API_KEY_ENCRYPTION_KEY is malformed: expected 32 random bytes in base64',
@@ -71,6 +78,9 @@ const fields = {
     TENANT_SIGNUP: text
       .refine((value) => value === undefined || value === 'open' || value === 'closed', 'TENANT_SIGNUP must be "open" or "closed"')
       .transform((value) => (value === 'closed' ? 'closed' : 'open')),
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: text
+      .refine((value) => value === undefined || value === 'true' || value === 'false', 'WEBHOOKS_ALLOW_PRIVATE_TARGETS must be "true" or "false"')
+      .transform((value) => value === 'true'),
     CHAINS: text.superRefine(chainParser(parseChains)),
     RELAYER_PRIVATE_KEY: text.superRefine(chainParser(relayerAccount)),
     ...settlementFields,
@@ -81,6 +91,11 @@ export const environmentSchema = z
   .superRefine((env, ctx) => {
     if (env.AUTH_JWKS_URL === undefined && env.AUTH_JWKS === undefined) {
       ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'AUTH_JWKS_URL or AUTH_JWKS is not set: portal tokens cannot be verified' });
+    }
+    // The CMS sign-in needs both; one alone is a half-done configuration, not "sign-in off".
+    if ((env.CMS_OIDC_ISSUER === undefined) !== (env.CMS_OIDC_CLIENT_ID === undefined)) {
+      const [missing, present] = env.CMS_OIDC_ISSUER === undefined ? ['CMS_OIDC_ISSUER', 'CMS_OIDC_CLIENT_ID'] : ['CMS_OIDC_CLIENT_ID', 'CMS_OIDC_ISSUER'];
+      ctx.addIssue({ code: 'custom', path: [missing], message: `${missing} is not set while ${present} is: the CMS sign-in needs both (or neither, to leave it off)` });
     }
   });
 

@@ -12,6 +12,9 @@ export type Bindings = {
   AUTH_AUDIENCE: string;
   AUTH_JWKS_URL?: string;
   AUTH_JWKS?: string;
+  /** The CMS's OpenID provider (http(s) URL) and its client id there: both or neither (GET /system/cms-config). */
+  CMS_OIDC_ISSUER?: string;
+  CMS_OIDC_CLIENT_ID?: string;
   API_KEY_ENCRYPTION_KEY: string;
   SIGNATURE_TOLERANCE_SECONDS?: string;
   TENANT_SIGNUP?: string;
@@ -25,15 +28,30 @@ export type Bindings = {
   /** Seconds a sent transaction may wait in the pool before it is re-sent with higher fees (default 120). */
   SETTLEMENT_STUCK_SECONDS?: string;
   SETTLEMENT_QUEUE: Queue<SettlementMessage>;
+  /** Carries webhook delivery ids to the webhook consumer of the same Worker. */
+  WEBHOOK_QUEUE: Queue<WebhookMessage>;
+  /** `true` only in local development and tests: webhook endpoints on loopback/private hosts and plain http. */
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS?: string;
+  /** wrangler.toml [assets]: the API reference's files (src/routes/docs). Checked where used, not by the config. */
+  ASSETS?: Fetcher;
+  /** Workers Rate Limiting ([[ratelimits]]): requests per verified API key on the gateway, per account on the portal. */
+  GATEWAY_RATE_LIMITER: RateLimit;
+  PORTAL_RATE_LIMITER: RateLimit;
+  /** Each limiter's `simple` as `limit/period` (e.g. "600/60"): what the RateLimit headers state (src/middleware/rate-limit.ts). */
+  GATEWAY_RATE_LIMIT?: string;
+  PORTAL_RATE_LIMIT?: string;
 };
 
 /** What the settlement queue carries: ids only, never amounts or keys. */
 export type SettlementMessage = { operationId: string };
 
+/** What the webhook queue carries: a delivery id, never a body or a secret. */
+export type WebhookMessage = { deliveryId: string };
+
 type BaseVariables = {
   db: Database;
   requestId: string;
-  /** The validated environment (src/config.ts); every route has it but `GET /info`, which answers without. */
+  /** The validated environment (src/config.ts); every route has it but `GET /info` and the API reference, which answer without (src/middleware/config.ts). */
   config: Config;
 };
 

@@ -9,6 +9,11 @@ declare global {
       TEST_RPC_URL: string;
       /** RPC of the anvil (chain 31338) reserved for the stuck-transaction test. */
       TEST_MANUAL_RPC_URL: string;
+      /** Limiters of 3 requests per 60 s (vitest.config.mts), for test/rate-limits. */
+      TEST_TIGHT_GATEWAY_LIMITER: RateLimit;
+      TEST_TIGHT_PORTAL_LIMITER: RateLimit;
+      /** The webhook receiver (test/support/webhook-receiver.ts), started by the global setup. */
+      TEST_WEBHOOK_RECEIVER_URL: string;
     }
   }
 }

@@ -89,7 +89,8 @@ export async function startDevServer(input: {
 }): Promise<DevServer> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const args = ['dev', '-c', input.config, '--ip', HOST, '--port', String(port), '--inspector-port', String(inspectorPort)];
-  args.push('--persist-to', input.persistTo, '--show-interactive-dev-session=false');
+  // --test-scheduled: the crons run through /__scheduled (scripts/lib/cron-ticker.ts says why).
+  args.push('--persist-to', input.persistTo, '--show-interactive-dev-session=false', '--test-scheduled');
   if (input.envFile) args.push('--env-file', input.envFile);
   for (const [key, value] of Object.entries(input.vars ?? {})) args.push('--var', `${key}:${value}`);
   // Into a file, not the terminal: wrangler logs a line per request, thousands a second under load.

@@ -1,10 +1,15 @@
 /**
  * Cron Triggers never fire by themselves under `wrangler dev`, yet settlement and cohorts need
  * their crons (receipts followed, balances indexed, cohort re-evaluations applied). While the dev
- * server runs, this ticker asks workerd to run every every-minute cron of wrangler.toml each few seconds, through the local-only
- * `/cdn-cgi/handler/scheduled` endpoint (which, unlike `/__scheduled`, wrangler does not log per
- * request). It stays quiet unless a run fails, and says once when it recovers.
+ * server runs, this ticker asks workerd to run every every-minute cron of wrangler.toml each few seconds, through
+ * `/__scheduled` (`wrangler dev --test-scheduled`), which wrangler serves inside the Worker itself.
+ * Not `/cdn-cgi/handler/scheduled`: with static assets, miniflare 4.20260426 hands that event to
+ * its assets proxy, which has no scheduled handler and answers "exception" (workers-sdk #9882,
+ * fixed in later miniflare). wrangler.toml lists `/__scheduled` in `run_worker_first` so the
+ * assets do not answer it. It stays quiet unless a run fails, and says once when it recovers.
  */
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { readWranglerCrons } from './wrangler-vars';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -17,7 +22,14 @@ export function isEveryMinute(cron: string): boolean {
 
 /** The local URL that runs one scheduled event for `cron` (also what the dev summary prints). */
 export function scheduledUrl(baseUrl: string, cron: string): string {
-  return `${baseUrl}/cdn-cgi/handler/scheduled?cron=${cron.trim().replace(/\s+/g, '+')}`;
+  return `${baseUrl}/__scheduled?cron=${cron.trim().replace(/\s+/g, '+')}`;
+}
+
+/** Echoes wrangler's output but its request line for each tick (one every few seconds would drown the rest). */
+export function echoWithoutTickerLines(output: Readable): void {
+  createInterface({ input: output, crlfDelay: Infinity }).on('line', (line) => {
+    if (!/ \/__scheduled(\?\S*)? /.test(line)) process.stdout.write(`${line}\n`);
+  });
 }
 
 export type CronTicker = { crons: string[]; stop(): void };

@@ -5,7 +5,7 @@
  * - `.dev/demo.json`: the demo tenant and its API key (the secret is only shown at creation);
  * - `.dev/anvil-state.json`: the local chain (scripts/lib/local-chain.ts);
  * - `.dev.vars`: what `wrangler dev` reads (AUTH_JWKS, API_KEY_ENCRYPTION_KEY, WALLET_MNEMONIC,
- *   RELAYER_PRIVATE_KEY, CHAINS, CONFIRMATIONS).
+ *   RELAYER_PRIVATE_KEY, CHAINS, CONFIRMATIONS; for `npm run dev`, CMS_OIDC_ISSUER and CMS_OIDC_CLIENT_ID).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +29,12 @@ const ANVIL_MNEMONIC = 'test test test test test test test test test test test j
 /** Where `npm run dev` starts anvil unless the developer points CHAINS elsewhere in `.dev.vars`. */
 export const LOCAL_CHAIN_ID = 31337;
 export const LOCAL_RPC_URL = 'http://127.0.0.1:8545';
+
+/** The CMS's client id at the dev sign-in (scripts/lib/dev-oidc.ts), which listens on the dev port + 10. */
+export const DEV_CMS_CLIENT_ID = 'loyalty-cms-dev';
+export const devOidcIssuer = (devPort: number) => `http://127.0.0.1:${devPort + 10}`;
+/** `npm run dev`'s port unless --port says otherwise (wrangler.toml [dev]). */
+const DEFAULT_DEV_PORT = 8787;
 
 export type DevSigningKey = { kid: string; privateJwk: JsonWebKey; publicJwk: JsonWebKey };
 type DevSecrets = { apiKeyEncryptionKey: string; walletMnemonic: string; relayerPrivateKey?: string };
@@ -148,7 +154,7 @@ function ensureSecrets(existingVars: Map<string, string>, created: string[], not
  * anvil's public mnemonic, which custodial wallets must not use); missing vars are appended.
  * @example const { key, vars } = await ensureDevSetup();
  */
-export async function ensureDevSetup(): Promise<DevSetup> {
+export async function ensureDevSetup(options: { cmsSignIn?: boolean } = {}): Promise<DevSetup> {
   const created: string[] = [];
   const notes: string[] = [];
   let key = readSigningKey();
@@ -172,6 +178,13 @@ export async function ensureDevSetup(): Promise<DevSetup> {
   setIfMissing('RELAYER_PRIVATE_KEY', secrets.relayerPrivateKey);
   setIfMissing('CHAINS', JSON.stringify({ [LOCAL_CHAIN_ID]: LOCAL_RPC_URL }));
   setIfMissing('CONFIRMATIONS', '1');
+  // The CMS sign-in, for `npm run dev` only (its dev sign-in), and only when neither is set: a
+  // developer's own provider, or one var alone (then reported), is left as it is. The default
+  // port's; another --port is passed to wrangler dev as an override (scripts/lib/dev-sign-in.ts).
+  if (options.cmsSignIn && !existingVars.get('CMS_OIDC_ISSUER') && !existingVars.get('CMS_OIDC_CLIENT_ID')) {
+    updates.set('CMS_OIDC_ISSUER', devOidcIssuer(DEFAULT_DEV_PORT));
+    updates.set('CMS_OIDC_CLIENT_ID', DEV_CMS_CLIENT_ID);
+  }
 
   const next = applyDevVars(text, updates);
   if (next !== text) {

@@ -16,6 +16,8 @@ export type SummaryInput = {
   /** The crons the ticker runs every few seconds. */
   tickedCrons: string[];
   tickSeconds: number;
+  /** How to sign in to the CMS (scripts/lib/dev-sign-in.ts). */
+  cmsSignIn: string;
 };
 
 function onchainLines({ state, chainLines, relayerAddress, baseUrl }: SummaryInput): string[] {
@@ -69,6 +71,7 @@ export function printSummary(input: SummaryInput): void {
   const out = [
     '',
     line,
+    ` CMS (web console)     ${baseUrl}/   ${input.cmsSignIn}`,
     ` Loyalty API (local)   ${baseUrl}/api/v1`,
     ` OpenAPI document      ${baseUrl}/api/v1/openapi.json`,
     ` API docs (Swagger UI) ${baseUrl}/api/v1/docs`,

@@ -25,7 +25,6 @@ export type DevIdentity = { email: string; username?: string };
 export async function mintPortalToken(key: DevSigningKey, identity: DevIdentity, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
   const vars = readWranglerVars();
   const email = identity.email.trim().toLowerCase();
-  const header = { alg: 'RS256', typ: 'JWT', kid: key.kid };
   const payload = {
     iss: requireVar(vars, 'AUTH_ISSUER'),
     aud: requireVar(vars, 'AUTH_AUDIENCE'),
@@ -37,6 +36,12 @@ export async function mintPortalToken(key: DevSigningKey, identity: DevIdentity,
     iat: nowSeconds,
     exp: nowSeconds + TOKEN_TTL_SECONDS,
   };
+  return signJwt(key, payload);
+}
+
+/** A JWT signed RS256 with `key` (its `kid` in the header): portal tokens, and the dev sign-in's id tokens. */
+export async function signJwt(key: DevSigningKey, payload: Record<string, unknown>): Promise<string> {
+  const header = { alg: 'RS256', typ: 'JWT', kid: key.kid };
   const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
   const privateKey = await crypto.subtle.importKey('jwk', key.privateJwk, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
   const signature = await crypto.subtle.sign('RSASSA-PKCS1-v1_5', privateKey, new TextEncoder().encode(signingInput));

@@ -10,6 +10,8 @@ export const permissions = {
   manage_members: ['super_admin', 'admin'],
   /** Registering, deploying and changing onchain assets: they move real tokens, so admins only. */
   manage_onchain_assets: ['super_admin', 'admin'],
+  /** Webhook endpoints, their secrets and delivery logs: they send tenant data out. Admins only. */
+  manage_webhooks: ['super_admin', 'admin'],
   manage_super_admins: ['super_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -6,6 +6,7 @@ import { indexOnchainAssets } from './asset-indexer';
 import { refreshQueryStatistics } from '../data/query-statistics';
 import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
 import { applyPendingRecomputes } from '../services/cohort-recomputes';
+import { enqueueDueDeliveries } from '../services/webhook-deliveries';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
@@ -15,6 +16,7 @@ export const cronJobs: Record<string, Job[]> = {
     (env) => followSettlements(createDatabase(env.DB), onchainContext(env)),
     indexOnchainAssets,
     (env) => applyPendingRecomputes(createDatabase(env.DB)),
+    (env) => enqueueDueDeliveries(createDatabase(env.DB), env.WEBHOOK_QUEUE),
   ],
   '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB)],
 };

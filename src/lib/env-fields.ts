@@ -15,3 +15,23 @@ export const envWholeNumber = (name: string, bounds: { min: number; max: number;
       `${name} must be a whole number from ${bounds.min} to ${bounds.max}`,
     )
     .transform((value) => (value === undefined ? bounds.fallback : Number(value)));
+
+/** What a Workers Rate Limiting binding allows: `limit` requests per `period` seconds. */
+export type RateLimitQuota = { limit: number; period: 10 | 60 };
+
+/**
+ * A rate limit stated as `limit/period` (e.g. "600/60"), the same numbers as the `simple` of the
+ * binding it describes: the binding cannot be asked for its own, and the RateLimit headers must not
+ * promise what it does not enforce. Required: without it no honest header can be sent.
+ */
+export const envRateLimit = (name: string, binding: string) =>
+  envText
+    .refine((value) => value !== undefined, `${name} is not set: it states the limit of the ${binding} binding as limit/period, e.g. 600/60`)
+    .refine(
+      (value) => value === undefined || /^[1-9]\d{0,8}\/(10|60)$/.test(value),
+      `${name} must be limit/period as in the ${binding} binding's simple = { limit, period }, e.g. 600/60 (period 10 or 60)`,
+    )
+    .transform((value): RateLimitQuota => {
+      const [limit, period] = (value ?? '').split('/').map(Number);
+      return { limit: limit ?? 0, period: period === 10 ? 10 : 60 };
+    });

@@ -9,11 +9,22 @@ type Operation = NonNullable<PathItem['get']>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const WRITES = new Set<string>(['post', 'put', 'patch', 'delete']);
 
-type Implied = { status: DocumentedStatus; because: string };
+type OperationResponse = NonNullable<Operation['responses']>[string];
+type Implied = { status: DocumentedStatus; because: string; headers?: Extract<OperationResponse, { description: string }>['headers'] };
+
+/** What a 429 carries (src/middleware/rate-limit.ts; draft-ietf-httpapi-ratelimit-headers). */
+const RATE_LIMITED_HEADERS = {
+  'Retry-After': { description: 'Seconds to wait: the policy\'s whole window (the limiter does not say when its window ends).', schema: { type: 'integer' } },
+  RateLimit: { description: 'The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal).', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it.',
+    schema: { type: 'string' },
+  },
+} as const;
 
 /**
  * The error statuses an operation answers because of what it takes, whatever its handler does:
- * credentials (401), path ids (404, 422), query filters (422), a body (413 on any write; 400, 415
+ * credentials (401, and 429 past the caller's rate limit), path ids (404, 422), query filters (422), a body (413 on any write; 400, 415
  * and 422 for a JSON body) and, on gateway writes, the idempotency key (400, 409, 422).
  */
 export function impliedStatuses(method: string, operation: Operation): Implied[] {
@@ -23,6 +34,10 @@ export function impliedStatuses(method: string, operation: Operation): Implied[]
   const jsonBody = operation.requestBody !== undefined && 'content' in operation.requestBody && 'application/json' in operation.requestBody.content;
   const implied: Implied[] = [];
   if (schemes.size > 0) implied.push({ status: 401, because: 'UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong' });
+  if (schemes.size > 0) {
+    const because = 'RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit';
+    implied.push({ status: 429, because, headers: RATE_LIMITED_HEADERS });
+  }
   if (locations.has('path')) implied.push({ status: 404, because: 'NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours)' });
   if (locations.has('path') || locations.has('query')) implied.push({ status: 422, because: 'VALIDATION_FAILED for a path or query parameter outside its schema' });
   if (write) implied.push({ status: 413, because: 'PAYLOAD_TOO_LARGE for a body over 64 KiB' });
@@ -49,12 +64,16 @@ export function withImpliedStatuses(document: OpenApiDocument): OpenApiDocument 
       const operation = item[method];
       if (!operation) continue;
       const responses = (operation.responses ??= {});
-      for (const { status, because } of impliedStatuses(method, operation)) {
+      for (const { status, because, headers } of impliedStatuses(method, operation)) {
         const documented = responses[status];
         responses[status] =
           documented && 'description' in documented
-            ? { ...documented, description: `${documented.description}; ${because}` }
-            : { description: `${errorResponse(status).description}; ${because}`, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` } } } };
+            ? { ...documented, description: `${documented.description}; ${because}`, ...(headers && { headers: { ...documented.headers, ...headers } }) }
+            : {
+                description: `${errorResponse(status).description}; ${because}`,
+                ...(headers && { headers }),
+                content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` } } },
+              };
       }
     }
   }

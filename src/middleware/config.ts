@@ -2,16 +2,23 @@ import { createMiddleware } from 'hono/factory';
 import { configOf } from '../config';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
+import { DOCS_URL } from '../routes/docs/files';
 
-/** The one route that answers whatever the configuration: operators probe it while fixing one. */
-const ANSWERS_WITHOUT_CONFIG = '/api/v1/info';
+/**
+ * What answers whatever the configuration: /info, which operators probe while fixing one, and the
+ * API reference (its page, its files, the document), which reads no variable and which they and
+ * partners read meanwhile (docs/DECISIONS.md "API reference offline").
+ */
+function answersWithoutConfig(path: string): boolean {
+  return path === '/api/v1/info' || path === '/api/v1/openapi.json' || path === DOCS_URL || path.startsWith(`${DOCS_URL}/`);
+}
 
 /**
  * A missing or malformed variable answers 503 SERVICE_MISCONFIGURED naming each variable at fault
  * (never its value) before any route can trip over it.
  */
 export const requireConfig = createMiddleware<AppEnv>(async function requireConfig(c, next) {
-  if (c.req.method === 'GET' && c.req.path === ANSWERS_WITHOUT_CONFIG) return next();
+  if (c.req.method === 'GET' && answersWithoutConfig(c.req.path)) return next();
   const result = configOf(c.env);
   if (!result.ok) {
     const [first] = result.problems;

@@ -47,6 +47,11 @@ describe('a missing or malformed variable', () => {
     ['DB', undefined, /^DB is not bound/],
     ['KV', undefined, /^KV is not bound/],
     ['SETTLEMENT_QUEUE', undefined, /^SETTLEMENT_QUEUE is not bound/],
+    ['GATEWAY_RATE_LIMITER', undefined, /^GATEWAY_RATE_LIMITER is not bound \(rate limiting/],
+    ['PORTAL_RATE_LIMITER', undefined, /^PORTAL_RATE_LIMITER is not bound \(rate limiting/],
+    ['GATEWAY_RATE_LIMIT', undefined, /^GATEWAY_RATE_LIMIT is not set: it states the limit of the GATEWAY_RATE_LIMITER binding/],
+    ['GATEWAY_RATE_LIMIT', `${SECRET_LOOKING}/60`, /^GATEWAY_RATE_LIMIT must be limit\/period/],
+    ['PORTAL_RATE_LIMIT', '300/30', /^PORTAL_RATE_LIMIT must be limit\/period .* \(period 10 or 60\)$/],
   ] as const)('%s = %j: 503 SERVICE_MISCONFIGURED on every surface, naming it, never its value', async (name, value, message) => {
     for (const [method, path] of routes) {
       const res = await call({ [name]: value }, method, path);

@@ -65,11 +65,20 @@ describe('documented statuses', () => {
     }
   });
 
-  it('documents no status the API cannot answer: no 429 (no rate limiting yet), no 405 (not per operation)', async () => {
+  it('every authenticated operation documents 429 RATE_LIMITED with its headers; one without credentials is never limited', async () => {
     for (const { op, where } of await allOperations()) {
-      expect(statusesOf(op), where).not.toContain(429);
-      expect(statusesOf(op), where).not.toContain(405);
+      if ((op.security ?? []).length === 0) {
+        expect(statusesOf(op), where).not.toContain(429);
+        continue;
+      }
+      const limited = op.responses['429'];
+      expect(limited?.description, where).toMatch(/RATE_LIMITED/);
+      expect(limited?.headers, where).toEqual({ 'Retry-After': expect.anything(), RateLimit: expect.anything(), 'RateLimit-Policy': expect.anything() });
     }
+  });
+
+  it('documents no status the API cannot answer: no 405 (not per operation)', async () => {
+    for (const { op, where } of await allOperations()) expect(statusesOf(op), where).not.toContain(405);
   });
 
   it('every path parameter is an id of the one documented pattern; every query parameter is bounded', async () => {

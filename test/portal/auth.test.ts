@@ -208,7 +208,7 @@ describe('tenant access', () => {
  * Placeholders: {tenantId} and the resource ids are filled per test; the ids need not exist, since
  * authentication, membership and permission are all decided before the resource is looked up.
  */
-type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' | 'manage_onchain_assets' };
+type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' | 'manage_onchain_assets' | 'manage_webhooks' };
 
 const cohortRules = { operator: 'and', predicates: [{ type: 'status', op: 'eq', value: 'active' }] };
 const tierBody = { tier_name: 'Gold', min_xp_threshold: 10, benefits_description: '', color: '', icon: '' };
@@ -260,6 +260,14 @@ const portalRoutes: PortalRoute[] = [
   { method: 'PATCH', path: '/onchain-assets/{id}', body: { name: 'Renamed' }, needs: 'manage_onchain_assets' },
   { method: 'DELETE', path: '/onchain-assets/{id}', needs: 'manage_onchain_assets' },
   { method: 'GET', path: '/onchain-assets/{id}/reconciliation' },
+  { method: 'GET', path: '/webhook-endpoints', needs: 'manage_webhooks' },
+  { method: 'POST', path: '/webhook-endpoints', body: { url: 'https://hooks.example.com/loyalty', event_types: ['customer.created'] }, needs: 'manage_webhooks' },
+  { method: 'GET', path: '/webhook-endpoints/{id}', needs: 'manage_webhooks' },
+  { method: 'PATCH', path: '/webhook-endpoints/{id}', body: { status: 'disabled' }, needs: 'manage_webhooks' },
+  { method: 'DELETE', path: '/webhook-endpoints/{id}', needs: 'manage_webhooks' },
+  { method: 'POST', path: '/webhook-endpoints/{id}/rotate-secret', needs: 'manage_webhooks' },
+  { method: 'GET', path: '/webhook-endpoints/{id}/deliveries', needs: 'manage_webhooks' },
+  { method: 'POST', path: '/webhook-endpoints/{id}/deliveries/{deliveryId}/replay', needs: 'manage_webhooks' },
 ];
 
 const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;
@@ -268,7 +276,7 @@ const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;
 const urlOf = (route: PortalRoute, tenantId: string) =>
   `/api/v1/tenant/${tenantId}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => `${name}_missing`)}`;
 
-const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'], manage_onchain_assets: ['editor', 'viewer'] } as const;
+const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'], manage_onchain_assets: ['editor', 'viewer'], manage_webhooks: ['editor', 'viewer'] } as const;
 
 describe('every tenant route', () => {
   it('is in the table above, and the table documents 403 exactly where a role is needed', async () => {

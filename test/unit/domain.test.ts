@@ -178,6 +178,7 @@ describe('permissions', () => {
       manage_api_keys: ['super_admin', 'admin'],
       manage_members: ['super_admin', 'admin'],
       manage_onchain_assets: ['super_admin', 'admin'],
+      manage_webhooks: ['super_admin', 'admin'],
       manage_super_admins: ['super_admin'],
     });
   });

@@ -5,3 +5,4 @@ export * from './loyalty';
 export * from './onchain';
 export * from './segments';
 export * from './counts';
+export * from './webhooks';

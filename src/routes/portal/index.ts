@@ -1,6 +1,8 @@
 import { createRouter } from '../../lib/openapi';
 import type { PortalEnv } from '../../env';
 import { authenticateMember, type Redispatch } from '../../middleware/portal-auth';
+import { limitPerAccount } from '../../middleware/rate-limit';
+import { dispatchWebhooksAfterWrites } from '../../middleware/webhook-dispatch';
 import { requireWellFormedTenantId } from './params';
 import { registerPortalInternalTransactionGet } from './internal-transactions.get';
 import { registerPortalInternalTransactionsList } from './internal-transactions.list';
@@ -48,6 +50,14 @@ import { registerOnchainAssetsGet } from './onchain-assets.get';
 import { registerOnchainAssetsList } from './onchain-assets.list';
 import { registerOnchainAssetsReconciliation } from './onchain-assets.reconciliation';
 import { registerOnchainAssetsUpdate } from './onchain-assets.update';
+import { registerWebhookEndpointsList } from './webhook-endpoints.list';
+import { registerWebhookEndpointsCreate } from './webhook-endpoints.create';
+import { registerWebhookEndpointsGet } from './webhook-endpoints.get';
+import { registerWebhookEndpointsUpdate } from './webhook-endpoints.update';
+import { registerWebhookEndpointsDelete } from './webhook-endpoints.delete';
+import { registerWebhookEndpointsRotateSecret } from './webhook-endpoints.rotate-secret';
+import { registerWebhookDeliveriesList } from './webhook-deliveries.list';
+import { registerWebhookDeliveriesReplay } from './webhook-deliveries.replay';
 
 /**
  * The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant.
@@ -55,7 +65,9 @@ import { registerOnchainAssetsUpdate } from './onchain-assets.update';
  */
 export function portalApp(redispatch: Redispatch) {
   const app = createRouter<PortalEnv>();
-  app.use('*', requireWellFormedTenantId, authenticateMember(redispatch));
+  // Counted per account once it is known a member: a non-member's 404 spends no budget.
+  app.use('*', requireWellFormedTenantId, authenticateMember(redispatch), limitPerAccount());
+  app.use('*', dispatchWebhooksAfterWrites<PortalEnv>((c) => c.get('portalAuth').tenant.id));
   registerMembersList(app);
   registerMembersCreate(app);
   registerMembersUpdate(app);
@@ -102,5 +114,13 @@ export function portalApp(redispatch: Redispatch) {
   registerOnchainAssetsUpdate(app);
   registerOnchainAssetsDelete(app);
   registerOnchainAssetsReconciliation(app);
+  registerWebhookEndpointsList(app);
+  registerWebhookEndpointsCreate(app);
+  registerWebhookEndpointsGet(app);
+  registerWebhookEndpointsUpdate(app);
+  registerWebhookEndpointsDelete(app);
+  registerWebhookEndpointsRotateSecret(app);
+  registerWebhookDeliveriesList(app);
+  registerWebhookDeliveriesReplay(app);
   return app;
 }

@@ -55,3 +55,9 @@ export const apiKeyParams = tenantParams.extend({ id: pathId('id', 'The record i
 
 /** `{internal_transaction_id}` (spec name). */
 export const internalTransactionParams = tenantParams.extend({ internal_transaction_id: pathId('internal_transaction_id') });
+
+/** `{id}` of the webhook endpoint routes. */
+export const webhookEndpointParams = tenantParams.extend({ id: pathId('id', 'The webhook endpoint id (`whe_...`)') });
+
+/** `{id}` and `{deliveryId}` of a webhook delivery. */
+export const webhookDeliveryParams = webhookEndpointParams.extend({ deliveryId: pathId('deliveryId', 'The delivery id (`whd_...`)') });

@@ -1,0 +1,31 @@
+import type { Context, Env } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { createDatabase } from '../db/client';
+import type { Bindings } from '../env';
+import { logEvent, reasonOf } from '../services/settlement-log';
+import { enqueueAfterWrite } from '../services/webhook-deliveries';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * After a successful write, hands the webhook events it recorded (by trigger, in its own
+ * transaction) to the queue in the background, so receivers hear of it within seconds; the
+ * minute cron is the safety net that needs nothing from here.
+ *
+ * @example app.use('*', dispatchWebhooksAfterWrites((c) => c.get('gatewayAuth').tenantId))
+ */
+export function dispatchWebhooksAfterWrites<E extends Env & { Bindings: Bindings }>(tenantOf: (c: Context<E>) => string | undefined) {
+  return createMiddleware<E>(async function dispatchWebhooksAfterWrites(c, next) {
+    await next();
+    if (READS.has(c.req.method) || c.res.status >= 300) return;
+    const tenantId = tenantOf(c);
+    if (tenantId === undefined) return;
+    // Begun a task later, once the response is handed to the runtime: the request's own round trips stay its own.
+    const work = new Promise((resolve) => setTimeout(resolve, 0))
+      .then(() => enqueueAfterWrite(createDatabase(c.env.DB), c.env.WEBHOOK_QUEUE, tenantId))
+      .catch((error: unknown) =>
+        logEvent('warn', 'webhook hand-over after a write failed; the minute cron sends them', { tenant: tenantId, reason: reasonOf(error) }),
+      );
+    c.executionCtx.waitUntil(work);
+  });
+}

@@ -1,0 +1,39 @@
+import { configOf } from '../config';
+import { createDatabase } from '../db/client';
+import type { Bindings, WebhookMessage } from '../env';
+import { attemptDelivery } from '../services/webhook-deliveries';
+import { webhookSettings } from '../services/webhook-endpoints';
+import { logEvent, reasonOf } from '../services/settlement-log';
+
+/**
+ * The webhook queue's consumer: each message names one delivery; the service attempts it at most
+ * once per due time however often the message arrives. Retries follow the delivery's own schedule
+ * in D1 (the minute cron hands due ones back to the queue), not the queue's redelivery.
+ */
+export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Bindings): Promise<void> {
+  const config = configOf(env);
+  if (!config.ok) {
+    // Named once by configOf; the messages wait for a fixed configuration.
+    batch.retryAll({ delaySeconds: 60 });
+    return;
+  }
+  const db = createDatabase(env.DB);
+  const settings = webhookSettings(config.config);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const deliveryId = typeof message.body?.deliveryId === 'string' ? message.body.deliveryId : undefined;
+      if (!deliveryId) {
+        logEvent('warn', 'webhook message without a delivery id dropped', { id: message.id });
+        message.ack();
+        return;
+      }
+      try {
+        await attemptDelivery(db, settings, deliveryId);
+        message.ack();
+      } catch (error) {
+        logEvent('error', 'webhook delivery attempt failed; retried', { delivery: deliveryId, reason: reasonOf(error) });
+        message.retry({ delaySeconds: 30 });
+      }
+    }),
+  );
+}

@@ -1,0 +1,33 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { PortalEnv } from '../../env';
+import { assertCan } from '../../domain/permissions';
+import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { createWebhookEndpointBodySchema, webhookEndpointWithSecretSchema } from '../../schemas/webhook';
+import { createWebhookEndpoint, webhookSettings } from '../../services/webhook-endpoints';
+import { tenantParams } from './params';
+import { portalSecurity } from './security';
+
+const route = createRoute({
+  method: 'post',
+  path: '/webhook-endpoints',
+  operationId: 'createWebhookEndpoint',
+  tags: ['Webhooks'],
+  summary: 'Create a webhook endpoint',
+  description:
+    'The endpoint is enabled at once and receives the listed events, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Answers `secret` (`whsec_...`) this once. The URL must be https on the public internet (no loopback, private or link-local host); redirects are not followed. At most 20 endpoints per tenant (409). Admin and up.',
+  security: portalSecurity,
+  request: { params: tenantParams, body: jsonBody(createWebhookEndpointBodySchema) },
+  responses: {
+    201: okResponse(webhookEndpointWithSecretSchema, 'The new endpoint with its signing secret'),
+    ...errorResponses(401, 403, 404, 409, 413, 415, 422),
+  },
+});
+
+export function registerWebhookEndpointsCreate(app: OpenAPIHono<PortalEnv>) {
+  app.openapi(route, async (c) => {
+    const { tenant, role } = c.get('portalAuth');
+    assertCan(role, 'manage_webhooks');
+    const data = await createWebhookEndpoint(c.get('db'), webhookSettings(c.get('config')), tenant.id, c.req.valid('json'));
+    return c.json({ success: true as const, data }, 201);
+  });
+}

@@ -1,0 +1,94 @@
+import { encryptSecret } from '../auth/secret-box';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { deleteEndpoint, findEndpoint, findEndpointPage, forgetEndpointPresence, insertEndpointWithinBound, updateEndpoint } from '../data/webhook-endpoints';
+import { MAX_ENDPOINTS_PER_TENANT, PREVIOUS_SECRET_TTL_MS, targetProblem } from '../domain/webhooks';
+import { ApiError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { pageOf, type Page, type PageParams } from '../lib/paging';
+import { isoNow } from '../lib/time';
+import type { CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointView } from '../schemas/webhook';
+import { toWebhookEndpointView } from '../views/webhook';
+
+/** What endpoint writes and deliveries need from the configuration. */
+export type WebhookSettings = { encryptionKey: string; allowPrivateTargets: boolean };
+
+export function webhookSettings(config: Pick<Config, 'API_KEY_ENCRYPTION_KEY' | 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'>): WebhookSettings {
+  return { encryptionKey: config.API_KEY_ENCRYPTION_KEY, allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS };
+}
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+function newSigningSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
+}
+
+function assertTarget(url: string, settings: WebhookSettings): void {
+  const problem = targetProblem(url, settings.allowPrivateTargets);
+  if (problem) throw new ApiError('VALIDATION_FAILED', problem, { path: 'url' });
+}
+
+/** Creates an enabled endpoint; its secret is answered here once and stored encrypted. */
+export async function createWebhookEndpoint(db: Database, settings: WebhookSettings, tenantId: string, input: CreateWebhookEndpointBody) {
+  assertTarget(input.url, settings);
+  const secret = newSigningSecret();
+  const endpoint = await insertEndpointWithinBound(db, {
+    id: newId('whe'),
+    tenantId,
+    url: input.url,
+    description: input.description ?? '',
+    eventTypes: input.event_types,
+    secretCiphertext: await encryptSecret(settings.encryptionKey, secret),
+  });
+  if (!endpoint) throw new ApiError('CONFLICT', `A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints: delete one first`);
+  forgetEndpointPresence(tenantId);
+  return { ...toWebhookEndpointView(endpoint), secret };
+}
+
+export async function listWebhookEndpoints(db: Database, tenantId: string, params: PageParams): Promise<Page<WebhookEndpointView>> {
+  const { rows, total } = await findEndpointPage(db, tenantId, params);
+  return pageOf(rows.map(toWebhookEndpointView), total, params);
+}
+
+export async function getWebhookEndpoint(db: Database, tenantId: string, id: string): Promise<WebhookEndpointView> {
+  const endpoint = await findEndpoint(db, tenantId, id);
+  if (!endpoint) throw ApiError.notFound('Webhook endpoint');
+  return toWebhookEndpointView(endpoint);
+}
+
+/** Enabling (again) clears why it was disabled and its failure streak: deliveries start afresh. */
+export async function updateWebhookEndpoint(db: Database, settings: WebhookSettings, tenantId: string, id: string, input: UpdateWebhookEndpointBody) {
+  if (input.url !== undefined) assertTarget(input.url, settings);
+  const updated = await updateEndpoint(db, tenantId, id, {
+    url: input.url,
+    description: input.description,
+    eventTypes: input.event_types,
+    status: input.status,
+    ...(input.status === undefined ? {} : { disabledReason: null, failingSince: null }),
+  });
+  if (!updated) throw ApiError.notFound('Webhook endpoint');
+  forgetEndpointPresence(tenantId);
+  return toWebhookEndpointView(updated);
+}
+
+export async function deleteWebhookEndpoint(db: Database, tenantId: string, id: string): Promise<void> {
+  if (!(await deleteEndpoint(db, tenantId, id))) throw ApiError.notFound('Webhook endpoint');
+  forgetEndpointPresence(tenantId);
+}
+
+/**
+ * A new signing secret, answered once. The one it replaces keeps signing beside it for 24 hours
+ * (each request then carries both signatures), so a receiver can switch without losing events.
+ */
+export async function rotateWebhookSecret(db: Database, settings: WebhookSettings, tenantId: string, id: string, now = new Date()) {
+  const current = await findEndpoint(db, tenantId, id);
+  if (!current) throw ApiError.notFound('Webhook endpoint');
+  const secret = newSigningSecret();
+  const updated = await updateEndpoint(db, tenantId, id, {
+    secretCiphertext: await encryptSecret(settings.encryptionKey, secret),
+    previousSecretCiphertext: current.secretCiphertext,
+    previousSecretExpiresAt: isoNow(new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS)),
+  });
+  if (!updated) throw ApiError.notFound('Webhook endpoint');
+  return { ...toWebhookEndpointView(updated), secret };
+}

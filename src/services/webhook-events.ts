@@ -1,0 +1,60 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { blockchainTransactions, type WebhookEvent, type WebhookEventType } from '../db/schema';
+import { ApiError } from '../lib/errors';
+import type { WebhookEventBody } from '../schemas/webhook-event';
+import { toBlockchainTransactionView } from '../views/internal-transaction';
+import { getCustomer } from './customers';
+import { getInternalTransaction } from './internal-transactions';
+import { getRedemption } from './redemptions';
+
+type ResourceLoader = (db: Database, tenantId: string, id: string) => Promise<unknown>;
+
+async function getBlockchainTransaction(db: Database, tenantId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(blockchainTransactions)
+    .where(and(eq(blockchainTransactions.tenantId, tenantId), eq(blockchainTransactions.id, id)));
+  if (!row) throw ApiError.notFound('Blockchain transaction');
+  return toBlockchainTransactionView(row);
+}
+
+/** The resource each event is about, read through the same services as the gateway's reads. */
+const loaders: Record<WebhookEventType, ResourceLoader> = {
+  'customer.created': getCustomer,
+  'customer.status_changed': getCustomer,
+  'customer.tier_changed': getCustomer,
+  'xp.transaction.completed': getInternalTransaction,
+  'xp.transaction.failed': getInternalTransaction,
+  'redemption.completed': getRedemption,
+  'redemption.failed': getRedemption,
+  'redemption.canceled': getRedemption,
+  'onchain.transaction.succeeded': getBlockchainTransaction,
+  'onchain.transaction.failed': getBlockchainTransaction,
+};
+
+async function resourceOf(db: Database, event: WebhookEvent): Promise<unknown> {
+  try {
+    return await loaders[event.type](db, event.tenantId, event.resourceId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/**
+ * The body sent for an event: the resource in the envelope of every API response, as it stands
+ * when first rendered (normally within seconds of the change); `previous_attributes` are exact as
+ * of the change itself, recorded by the trigger in its transaction.
+ */
+export async function renderEventBody(db: Database, event: WebhookEvent): Promise<string> {
+  const body: WebhookEventBody = {
+    id: event.id,
+    type: event.type,
+    created_at: event.createdAt,
+    tenant_id: event.tenantId,
+    data: { success: true, data: await resourceOf(db, event) },
+    ...(event.previousAttributes === null ? {} : { previous_attributes: event.previousAttributes as Record<string, unknown> }),
+  };
+  return JSON.stringify(body);
+}

@@ -1,0 +1,138 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { successFlagSchema } from '../../src/lib/envelope';
+import { pageSchema } from '../../src/lib/paging';
+import { webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from '../../src/schemas/webhook';
+import { callWorker, expectError, expectOk, BASE } from '../support/http';
+import { createEndpoint, newInbox } from '../support/webhooks';
+import { addMember, createTenant, portalCall } from '../support/world';
+
+const path = (tenantId: string, rest = '') => `/api/v1/tenant/${tenantId}/webhook-endpoints${rest}`;
+
+/** A portal request to the Worker with webhooks to private targets refused, as in a deployed environment. */
+function deployedCall(token: string, method: string, url: string, body: unknown) {
+  const request = new Request(`${BASE}${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return callWorker(request, { ...env, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'false' });
+}
+
+describe('webhook endpoints (portal)', () => {
+  it('create answers the secret once; get and list never show it; update and delete', async () => {
+    const tenant = await createTenant();
+    const created = await createEndpoint(tenant.owner, tenant.id, newInbox().url, ['customer.created']);
+    expect(created).toMatchObject({ status: 'enabled', description: 'test receiver', disabled_reason: null, failing_since: null, previous_secret_expires_at: null });
+
+    const got = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id, `/${created.id}`)), 200, webhookEndpointSchema);
+    expect(got).not.toHaveProperty('secret');
+    const list = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id)), 200, pageSchema(webhookEndpointSchema));
+    expect(list).toMatchObject({ total_count: 1, items: [{ id: created.id }] });
+
+    const updated = expectOk(
+      await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${created.id}`), { event_types: ['customer.created', 'redemption.failed'], status: 'disabled', description: 'paused' }),
+      200,
+      webhookEndpointSchema,
+    );
+    expect(updated).toMatchObject({ status: 'disabled', description: 'paused', event_types: ['customer.created', 'redemption.failed'] });
+
+    expectOk(await portalCall(tenant.owner, 'DELETE', path(tenant.id, `/${created.id}`)), 200, successFlagSchema);
+    expectError(await portalCall(tenant.owner, 'GET', path(tenant.id, `/${created.id}`)), 404, 'NOT_FOUND', 'Webhook endpoint not found');
+  });
+
+  it('rotating answers a new secret and keeps the previous one signing for 24 hours', async () => {
+    const tenant = await createTenant();
+    const created = await createEndpoint(tenant.owner, tenant.id, newInbox().url, ['customer.created']);
+    const rotated = expectOk(await portalCall(tenant.owner, 'POST', path(tenant.id, `/${created.id}/rotate-secret`)), 200, webhookEndpointWithSecretSchema);
+    expect(rotated.secret).not.toBe(created.secret);
+    const hours = (Date.parse(rotated.previous_secret_expires_at!) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23.9);
+    expect(hours).toBeLessThanOrEqual(24);
+  });
+
+  it.each([
+    [{ url: 'http://hooks.example.com/x', event_types: ['customer.created'] }, 'url', /https/],
+    [{ url: 'https://127.0.0.1/x', event_types: ['customer.created'] }, 'url', /loopback, private or link-local/],
+    [{ url: 'https://10.1.2.3/x', event_types: ['customer.created'] }, 'url', /private/],
+    [{ url: 'https://169.254.169.254/latest', event_types: ['customer.created'] }, 'url', /link-local/],
+    [{ url: 'https://[::1]/x', event_types: ['customer.created'] }, 'url', /loopback/],
+    [{ url: 'https://localhost/x', event_types: ['customer.created'] }, 'url', /loopback/],
+    [{ url: 'https://hooks.internal/x', event_types: ['customer.created'] }, 'url', /private/],
+  ])('refuses an unsafe target where private targets are not allowed: %j', async (body, field, message) => {
+    const tenant = await createTenant();
+    const res = await deployedCall(tenant.owner.token, 'POST', path(tenant.id), body);
+    const error = expectError(res, 422, 'VALIDATION_FAILED', message);
+    expect(error.errors[0]!.path).toBe(field);
+  });
+
+  it('accepts a public https target where private targets are not allowed, and refuses changing it to a private one', async () => {
+    const tenant = await createTenant();
+    const created = expectOk(await deployedCall(tenant.owner.token, 'POST', path(tenant.id), { url: 'https://hooks.example.com/loyalty', event_types: ['customer.created'] }), 201, webhookEndpointWithSecretSchema);
+    expectError(await deployedCall(tenant.owner.token, 'PATCH', path(tenant.id, `/${created.id}`), { url: 'https://192.168.1.5/x' }), 422, 'VALIDATION_FAILED', /private/);
+  });
+
+  it.each([
+    [{ url: 'https://hooks.example.com', event_types: [] }, 'event_types'],
+    [{ url: 'https://hooks.example.com', event_types: ['customer.deleted'] }, 'event_types.0'],
+    [{ url: 'https://hooks.example.com', event_types: ['customer.created', 'customer.created'] }, 'event_types'],
+    [{ url: 'not a url', event_types: ['customer.created'] }, 'url'],
+    [{ url: 'https://hooks.example.com', event_types: ['customer.created'], secret: 'whsec_mine' }, 'secret'],
+  ])('422 names the field at fault: %j', async (body, field) => {
+    const tenant = await createTenant();
+    const error = expectError(await portalCall(tenant.owner, 'POST', path(tenant.id), body), 422, 'VALIDATION_FAILED');
+    expect(error.errors.map((entry) => entry.path)).toContain(field);
+  });
+
+  it('an empty update is a 422', async () => {
+    const tenant = await createTenant();
+    const created = await createEndpoint(tenant.owner, tenant.id, newInbox().url, ['customer.created']);
+    expectError(await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${created.id}`), {}), 422, 'VALIDATION_FAILED');
+  });
+
+  it('at most 20 endpoints per tenant, even when created at once (409 past it)', async () => {
+    const tenant = await createTenant();
+    const responses = await Promise.all(
+      Array.from({ length: 24 }, () => portalCall(tenant.owner, 'POST', path(tenant.id), { url: newInbox().url, event_types: ['customer.created'] })),
+    );
+    expect(responses.filter((res) => res.status === 201)).toHaveLength(20);
+    for (const res of responses.filter((res) => res.status !== 201)) expectError(res, 409, 'CONFLICT', /at most 20/);
+  });
+
+  it('admins only: an editor and a viewer get 403 on every webhook route', async () => {
+    const tenant = await createTenant();
+    const created = await createEndpoint(tenant.owner, tenant.id, newInbox().url, ['customer.created']);
+    for (const role of ['editor', 'viewer'] as const) {
+      const member = await addMember(tenant.id, role);
+      for (const [method, url, body] of [
+        ['GET', path(tenant.id)],
+        ['POST', path(tenant.id), { url: newInbox().url, event_types: ['customer.created'] }],
+        ['GET', path(tenant.id, `/${created.id}`)],
+        ['PATCH', path(tenant.id, `/${created.id}`), { status: 'disabled' }],
+        ['DELETE', path(tenant.id, `/${created.id}`)],
+        ['POST', path(tenant.id, `/${created.id}/rotate-secret`)],
+        ['GET', path(tenant.id, `/${created.id}/deliveries`)],
+        ['POST', path(tenant.id, `/${created.id}/deliveries/whd_x/replay`)],
+      ] as const) {
+        expectError(await portalCall(member, method, url, body), 403, 'FORBIDDEN', /manage webhooks/);
+      }
+    }
+    const admin = await addMember(tenant.id, 'admin');
+    expectOk(await portalCall(admin, 'GET', path(tenant.id)), 200, pageSchema(webhookEndpointSchema));
+  });
+
+  it("another tenant's endpoint is a 404 on every route, exactly like a missing one", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const theirs = await createEndpoint(other.owner, other.id, newInbox().url, ['customer.created']);
+    for (const [method, url, body] of [
+      ['GET', path(tenant.id, `/${theirs.id}`)],
+      ['PATCH', path(tenant.id, `/${theirs.id}`), { status: 'disabled' }],
+      ['DELETE', path(tenant.id, `/${theirs.id}`)],
+      ['POST', path(tenant.id, `/${theirs.id}/rotate-secret`)],
+      ['GET', path(tenant.id, `/${theirs.id}/deliveries`)],
+      ['POST', path(tenant.id, `/${theirs.id}/deliveries/whd_x/replay`)],
+    ] as const) {
+      expectError(await portalCall(tenant.owner, method, url, body), 404, 'NOT_FOUND', /Webhook endpoint not found/);
+    }
+    // Their tenant path is not ours either.
+    expectError(await portalCall(tenant.owner, 'GET', path(other.id)), 404, 'NOT_FOUND');
+    expectOk(await portalCall(other.owner, 'GET', path(other.id, `/${theirs.id}/deliveries`)), 200, pageSchema(webhookDeliverySchema));
+  });
+});

@@ -1,0 +1,54 @@
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import type { CustomerStatus } from '../api/types';
+import { CustomerPage } from '../screens/customers/CustomerPage';
+import { CustomersList } from '../screens/customers/CustomersList';
+
+import { ApiKeys } from '../screens/admin/ApiKeys';
+import { Members } from '../screens/admin/Members';
+import { WebhookPage, Webhooks } from '../screens/admin/Webhooks';
+import { RedemptionPage, Redemptions } from '../screens/program/Redemptions';
+import { Rewards } from '../screens/program/Rewards';
+import { Tiers } from '../screens/program/Tiers';
+import { AssetPage, Assets } from '../screens/chain/Assets';
+import { Attributes } from '../screens/segments/Attributes';
+import { CohortPage } from '../screens/segments/CohortPage';
+import { Cohorts } from '../screens/segments/Cohorts';
+import type { tenantRoute } from './router';
+import { pageOf, textOf } from './search';
+
+const statuses: readonly CustomerStatus[] = ['pending', 'active', 'suspended', 'reinstated'];
+
+export type CustomerSearch = { page: number; external_id?: string; email?: string; status?: CustomerStatus };
+
+/** Every screen under /t/$tenantId. */
+export function tenantRoutes(parent: typeof tenantRoute) {
+  const paged = (search: Record<string, unknown>) => ({ page: pageOf(search) });
+  return [
+    createRoute({ getParentRoute: () => parent, path: '/', component: lazyRouteComponent(() => import('../screens/Dashboard'), 'Dashboard') }),
+    createRoute({
+      getParentRoute: () => parent,
+      path: 'customers',
+      validateSearch: (search: Record<string, unknown>): CustomerSearch => {
+        const status = statuses.find((value) => value === search.status);
+        const externalId = textOf(search.external_id);
+        const email = textOf(search.email);
+        return { page: pageOf(search), ...(externalId ? { external_id: externalId } : {}), ...(email ? { email } : {}), ...(status ? { status } : {}) };
+      },
+      component: CustomersList,
+    }),
+    createRoute({ getParentRoute: () => parent, path: 'customers/$customerId', validateSearch: paged, component: CustomerPage }),
+    createRoute({ getParentRoute: () => parent, path: 'tiers', component: Tiers }),
+    createRoute({ getParentRoute: () => parent, path: 'rewards', component: Rewards }),
+    createRoute({ getParentRoute: () => parent, path: 'redemptions', component: Redemptions }),
+    createRoute({ getParentRoute: () => parent, path: 'redemptions/$redemptionId', component: RedemptionPage }),
+    createRoute({ getParentRoute: () => parent, path: 'attributes', component: Attributes }),
+    createRoute({ getParentRoute: () => parent, path: 'cohorts', component: Cohorts }),
+    createRoute({ getParentRoute: () => parent, path: 'cohorts/$cohortId', component: CohortPage }),
+    createRoute({ getParentRoute: () => parent, path: 'onchain-assets', component: Assets }),
+    createRoute({ getParentRoute: () => parent, path: 'onchain-assets/$assetId', component: AssetPage }),
+    createRoute({ getParentRoute: () => parent, path: 'api-keys', component: ApiKeys }),
+    createRoute({ getParentRoute: () => parent, path: 'members', component: Members }),
+    createRoute({ getParentRoute: () => parent, path: 'webhooks', component: Webhooks }),
+    createRoute({ getParentRoute: () => parent, path: 'webhooks/$endpointId', component: WebhookPage }),
+  ] as const;
+}

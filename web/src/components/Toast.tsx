@@ -1,0 +1,44 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { failureMessage } from '../api/errors';
+
+type Toast = { id: number; tone: 'success' | 'error'; message: string };
+type Toaster = { success: (message: string) => void; failure: (error: unknown) => void };
+
+const ToastContext = createContext<Toaster | null>(null);
+const TOAST_MS = 5000;
+const TOAST_ERROR_MS = 10000;
+
+/** Short messages after an action: the API's envelope `message` when it refused, a confirmation when it did it. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const dismiss = useCallback((id: number) => setToasts((all) => all.filter((toast) => toast.id !== id)), []);
+  const push = useCallback(
+    (tone: Toast['tone'], message: string) => {
+      const id = Date.now() + Math.random();
+      setToasts((all) => [...all.slice(-3), { id, tone, message }]);
+      // Long enough to read; a toast must not linger over the next screens (errors stay longer).
+      setTimeout(() => dismiss(id), tone === 'error' ? TOAST_ERROR_MS : TOAST_MS);
+    },
+    [dismiss],
+  );
+  const toaster = useMemo<Toaster>(() => ({ success: (message) => push('success', message), failure: (error) => push('error', failureMessage(error)) }), [push]);
+  return (
+    <ToastContext.Provider value={toaster}>
+      {children}
+      <div className="toasts" aria-live="polite">
+        {toasts.map((toast) => (
+          <div key={toast.id} className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
+            <span>{toast.message}</span>
+            <button type="button" className="btn btn-link" aria-label="Dismiss" onClick={() => dismiss(toast.id)}>✕</button>
+          </div>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+export function useToast(): Toaster {
+  const toaster = useContext(ToastContext);
+  if (!toaster) throw new Error('useToast outside ToastProvider');
+  return toaster;
+}

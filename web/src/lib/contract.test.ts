@@ -1,0 +1,61 @@
+/**
+ * The CMS repeats a few of the API's rules so it can check before sending and hide what a role
+ * may not do. These tests hold the copies to their sources: the OpenAPI document the SDK is
+ * generated from, and the Worker's own permission and cohort tables (read here, never bundled).
+ */
+import { describe, expect, it } from 'vitest';
+import document from '../../../sdk/openapi.json';
+import { permissions as workerPermissions } from '../../../src/domain/permissions';
+import { attributeTypeOps as workerAttributeOps, fieldPredicateOps as workerFieldOps, MAX_CONTAINS_LENGTH, MAX_IN_ITEMS } from '../../../src/domain/cohort-rules';
+import { MAX_PREDICATES } from '../../../src/schemas/cohort';
+import { attributeTypeOps, fieldPredicateOps } from '../screens/segments/rules';
+import { permissions } from './permissions';
+import { emailPattern, limits } from './rules';
+
+type Property = { maxLength?: number; minLength?: number; pattern?: string; maximum?: number; maxItems?: number };
+const schemas = document.components.schemas as unknown as Record<string, { properties: Record<string, Property> }>;
+const property = (schema: string, name: string): Property => {
+  const found = schemas[schema]?.properties[name];
+  if (!found) throw new Error(`${schema}.${name} is not in the OpenAPI document`);
+  return found;
+};
+
+describe('the CMS\'s copies of the API\'s rules', () => {
+  it('form limits are the OpenAPI document\'s', () => {
+    expect(property('CreateTenantBody', 'name').maxLength).toBe(limits.tenantName);
+    expect(property('CreateTenantBody', 'slug')).toMatchObject({ minLength: limits.slug.min, maxLength: limits.slug.max, pattern: limits.slug.pattern.source });
+    expect(property('CreateTierBody', 'tier_name').maxLength).toBe(limits.tierName);
+    expect(property('CreateTierBody', 'benefits_description').maxLength).toBe(limits.benefits);
+    expect(property('CreateTierBody', 'color').maxLength).toBe(limits.color);
+    expect(property('CreateTierBody', 'icon').maxLength).toBe(limits.icon);
+    expect(property('CreateRewardBody', 'title').maxLength).toBe(limits.rewardTitle);
+    expect(property('CreateRewardBody', 'description').maxLength).toBe(limits.description);
+    expect(property('CreateRewardBody', 'xp_cost').pattern).toBe(limits.xpCost.source);
+    expect(property('CreateRewardBody', 'stock').maximum).toBe(limits.stockMax);
+    expect(property('XpAdjustmentBody', 'amount').pattern).toBe(limits.xpAdjustment.source);
+    expect(property('XpAdjustmentBody', 'notes').maxLength).toBe(limits.notes);
+    expect(property('CreateApiKeyBody', 'name').maxLength).toBe(limits.apiKeyName);
+    expect(property('CreateApiKeyBody', 'label').maxLength).toBe(limits.apiKeyLabel);
+    expect(property('CreateAttributeBody', 'key').maxLength).toBe(limits.attributeKey);
+    expect(property('CreateCohortBody', 'name').maxLength).toBe(limits.cohortName);
+    expect(property('InviteMemberBody', 'email')).toMatchObject({ maxLength: limits.email, pattern: emailPattern.source });
+    expect(property('CreateWebhookEndpointBody', 'url').maxLength).toBe(limits.webhookUrl);
+    expect(property('CreateWebhookEndpointBody', 'description').maxLength).toBe(limits.webhookDescription);
+    expect(property('CreateWebhookEndpointBody', 'event_types').maxItems).toBe(limits.webhookEventTypes);
+    expect(property('CreateOnchainAssetBody', 'name').maxLength).toBe(limits.assetName);
+    expect(property('CreateOnchainAssetBody', 'symbol').maxLength).toBe(limits.assetSymbol);
+    expect(property('CreateOnchainAssetBody', 'key').pattern).toBe(limits.assetKey.source);
+    expect(property('CreateOnchainAssetBody', 'decimals').maximum).toBe(limits.assetDecimals);
+    expect(property('CreateOnchainAssetBody', 'asset_address').pattern).toBe(limits.assetAddress.source);
+  });
+
+  it('role permissions are the Worker\'s', () => {
+    expect(permissions).toEqual(workerPermissions);
+  });
+
+  it('cohort ops per predicate are the Worker\'s', () => {
+    expect(attributeTypeOps).toEqual(workerAttributeOps);
+    expect(fieldPredicateOps).toEqual(workerFieldOps);
+    expect([limits.cohortPredicates, limits.containsLength, limits.inItems]).toEqual([MAX_PREDICATES, MAX_CONTAINS_LENGTH, MAX_IN_ITEMS]);
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The API's stated rules for request bodies, checked before sending (the API checks again and its
+ * field errors show the same way). The limits are the OpenAPI document's (sdk/openapi.json);
+ * rules.test.ts fails when the document's limits change and these do not.
+ */
+import type { FieldErrors } from './forms';
+
+export const limits = {
+  tenantName: 100,
+  slug: { min: 3, max: 63, pattern: /^[a-z0-9]+(?:-[a-z0-9]+)*$/ },
+  tierName: 100,
+  benefits: 2000,
+  color: 64,
+  icon: 2048,
+  rewardTitle: 200,
+  description: 2000,
+  xpCost: /^(?:[1-9]\d{0,8}|1000000000)$/,
+  xpAdjustment: /^-?(?:[1-9]\d{0,8}|1000000000)$/,
+  notes: 1000,
+  stockMax: 1_000_000_000,
+  apiKeyName: 100,
+  apiKeyLabel: 100,
+  attributeKey: 200,
+  cohortName: 200,
+  email: 254,
+  webhookUrl: 2048,
+  webhookDescription: 500,
+  webhookEventTypes: 10,
+  assetName: 100,
+  assetSymbol: 32,
+  assetKey: /^[a-z0-9_]{1,64}$/,
+  assetDecimals: 36,
+  assetAddress: /^0x[0-9a-fA-F]{40}$/,
+  cohortPredicates: 20,
+  containsLength: 100,
+  inItems: 100,
+} as const;
+
+type Check = [path: string, failed: boolean, message: string];
+
+/** The first failing message per path. */
+export function collect(checks: Check[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [path, failed, message] of checks) if (failed && !(path in errors)) errors[path] = message;
+  return errors;
+}
+
+export const blank = (value: string): boolean => value.trim() === '';
+export const tooLong = (value: string, max: number): boolean => value.length > max;
+export const required = (path: string, value: string): Check => [path, blank(value), 'Required.'];
+export const maxLength = (path: string, value: string, max: number): Check => [path, tooLong(value, max), `At most ${max} characters.`];
+
+export function isWholeNumber(value: string): boolean {
+  return /^\d+$/.test(value.trim());
+}
+
+export const emailPattern = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;

@@ -1,0 +1,86 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { CustomerStatus, Role } from '../../api/types';
+import { account, customer, membership, page, tier } from '../../test/fixtures';
+import { envelope, FakeNetwork } from '../../test/fake-api';
+import { signedInApp } from '../../test/render';
+
+function customerApi(role: Role, status: CustomerStatus = 'active') {
+  return new FakeNetwork()
+    .on('getCurrentUser', { data: account([membership(role)]) })
+    .on('getCustomer', { data: customer({ status }) })
+    .on('listInternalTransactions', { data: page([]) })
+    .on('getCustomerAttributes', { data: [{ definition_id: 'att_1', key: 'favorite_color', type: 'string', value: 'blue' }] })
+    .on('listCustomerBalances', { data: page([]) })
+    .on('listTiers', { data: page([tier()]) })
+    .on('getCustomerEligibility', { data: { eligible: true } })
+    .on('listRedemptions', { data: page([]) });
+}
+
+describe('customers', () => {
+  it('lists customers paged on the server with the filters in the query', async () => {
+    const network = new FakeNetwork().on('getCurrentUser', { data: account([membership('viewer')]) }).on('listCustomers', { data: page([customer()], 1, 45) });
+    await signedInApp(network, '/t/ten_1/customers');
+    expect(await screen.findByRole('link', { name: 'user-42' })).toBeTruthy();
+    expect(screen.getByText('Page 1 of 3 · 45 total')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Email'), 'jane@example.com');
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'suspended');
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(network.sentTo('GET', '/customers').at(-1)?.query.toString()).toBe('page=1&email=jane%40example.com&status=suspended&limit=20'));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(network.sentTo('GET', '/customers').at(-1)?.query.get('page')).toBe('2'));
+  });
+
+  it.each([
+    ['pending', ['Activate']],
+    ['active', ['Suspend']],
+    ['suspended', ['Reinstate']],
+    ['reinstated', ['Suspend']],
+  ] as const)('a %s customer is offered only %j', async (status, moves) => {
+    await signedInApp(customerApi('editor', status), '/t/ten_1/customers/cus_1');
+    const group = await screen.findByRole('group', { name: 'Change status' });
+    expect(within(group).getAllByRole('button').map((button) => button.textContent)).toEqual(moves);
+  });
+
+  it('a status change is confirmed, sent, and a refusal shows the envelope message', async () => {
+    const network = customerApi('editor', 'active').on('updateCustomer', { status: 409, error: envelope('INVALID_STATUS_TRANSITION', 'A customer cannot move from active to suspended right now') });
+    await signedInApp(network, '/t/ten_1/customers/cus_1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Suspend' }));
+    const dialog = screen.getByRole('dialog', { name: 'Suspend customer' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
+    expect((await screen.findAllByText('A customer cannot move from active to suspended right now')).length).toBeGreaterThan(0);
+    expect(network.sentTo('PATCH', '/customers/cus_1')[0]?.body).toEqual({ status: 'suspended' });
+  });
+
+  it('a viewer sees the customer but no write controls', async () => {
+    await signedInApp(customerApi('viewer'), '/t/ten_1/customers/cus_1');
+    expect(await screen.findByText('user-42')).toBeTruthy();
+    await screen.findByLabelText('favorite_color (string)');
+    expect(screen.queryByRole('group', { name: 'Change status' })).toBeNull();
+    expect(screen.queryByRole('form', { name: 'XP adjustment' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save attributes' })).toBeNull();
+    expect((screen.getByDisplayValue('blue') as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it('an XP adjustment checks the amount, then shows the API\'s field errors next to the fields', async () => {
+    const network = customerApi('editor').on('adjustCustomerXp', {
+      status: 409,
+      error: envelope('INSUFFICIENT_XP', 'The balance would go below zero', [{ path: 'amount', message: 'At most 150 can be taken away' }]),
+    });
+    await signedInApp(network, '/t/ten_1/customers/cus_1');
+    const form = await screen.findByRole('form', { name: 'XP adjustment' });
+    await userEvent.type(within(form).getByLabelText('Amount'), '1.5');
+    await userEvent.click(within(form).getByRole('button', { name: 'Adjust XP' }));
+    expect(await within(form).findByText(/A whole number/)).toBeTruthy();
+    expect(within(form).getByText('Required.')).toBeTruthy();
+    expect(network.sentTo('POST', '/xp-adjustments')).toHaveLength(0);
+    await userEvent.clear(within(form).getByLabelText('Amount'));
+    await userEvent.type(within(form).getByLabelText('Amount'), '-500');
+    await userEvent.type(within(form).getByLabelText('Notes'), 'Refund of order 7');
+    await userEvent.click(within(form).getByRole('button', { name: 'Adjust XP' }));
+    expect(await within(form).findByText('At most 150 can be taken away')).toBeTruthy();
+    expect(within(form).getByText('The balance would go below zero')).toBeTruthy();
+    expect(network.sentTo('POST', '/xp-adjustments')[0]?.body).toEqual({ amount: '-500', notes: 'Refund of order 7' });
+  });
+});

@@ -1,0 +1,75 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Schemas } from '../../api/types';
+import { account, membership, page, tier } from '../../test/fixtures';
+import { envelope, FakeNetwork } from '../../test/fake-api';
+import { signedInApp } from '../../test/render';
+
+const at = '2026-11-21T12:00:00.000Z';
+const reward: Schemas['Reward'] = {
+  id: 'rw_1', title: 'Free coffee', description: '', xp_cost: '150', status: 'active', is_active: true, min_tier_id: 'tier_gold', onchain_asset_id: null, metadata: null, created_at: at, updated_at: at, stock: 5,
+};
+const redemption: Schemas['Redemption'] = {
+  id: 'red_1', reward_id: 'rw_1', tenant_id: 'ten_1', user_id: 'cus_1', status: 'completed', xp_spent: '150', created_at: at, updated_at: at,
+  reward: { id: 'rw_1', title: 'Free coffee', description: '', is_active: true, status: 'active', xp_cost: '150', onchain_asset: null },
+  tenant: { id: 'ten_1', name: 'Acme Coffee', slug: 'acme-coffee' }, user: { id: 'cus_1', username: 'jane', email: 'jane@example.com' },
+};
+
+describe('tiers, rewards, redemptions', () => {
+  it('a viewer sees tiers and rewards without any write control', async () => {
+    const network = new FakeNetwork().on('getCurrentUser', { data: account([membership('viewer')]) }).on('listTiers', { data: page([tier()]) }).on('listRewards', { data: page([reward]) }).on('listOnchainAssets', { data: page([]) });
+    await signedInApp(network, '/t/ten_1/tiers');
+    expect(await screen.findByText('Free shipping')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'New tier' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+    await userEvent.click(screen.getByRole('link', { name: 'Rewards' }));
+    expect(await screen.findByText('Free coffee')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Rewards' }));
+    expect(screen.getByText('Gold')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'New reward' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+
+  it('creates a reward with stock and tier gate; the API\'s field errors land next to their fields', async () => {
+    const network = new FakeNetwork()
+      .on('getCurrentUser', { data: account([membership('editor')]) })
+      .on('listRewards', { data: page([]) })
+      .on('listTiers', { data: page([tier()]) })
+      .on('listOnchainAssets', { data: page([]) })
+      .on('createReward', { status: 422, error: envelope('VALIDATION_FAILED', 'Validation failed', [{ path: 'min_tier_id', message: 'No such tier in this tenant' }]) });
+    await signedInApp(network, '/t/ten_1/rewards');
+    await userEvent.click(await screen.findByRole('button', { name: 'New reward' }));
+    const dialog = screen.getByRole('dialog', { name: 'New reward' });
+    await userEvent.type(within(dialog).getByLabelText('Title'), 'Free coffee');
+    await userEvent.type(within(dialog).getByLabelText('XP cost'), '0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create reward' }));
+    expect(await within(dialog).findByText('A whole number from 1 to 1,000,000,000.')).toBeTruthy();
+    await userEvent.clear(within(dialog).getByLabelText('XP cost'));
+    await userEvent.type(within(dialog).getByLabelText('XP cost'), '150');
+    await userEvent.type(within(dialog).getByLabelText('Stock'), '10');
+    await waitFor(() => expect(within(within(dialog).getByLabelText('Minimum tier')).getAllByRole('option')).toHaveLength(2));
+    await userEvent.selectOptions(within(dialog).getByLabelText('Minimum tier'), 'tier_gold');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create reward' }));
+    expect(await within(dialog).findByText('No such tier in this tenant')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Minimum tier').getAttribute('aria-invalid')).toBe('true');
+    expect(network.sentTo('POST', '/rewards')[0]?.body).toEqual({ title: 'Free coffee', description: '', xp_cost: '150', status: 'draft', min_tier_id: 'tier_gold', onchain_asset_id: null, stock: 10, metadata: null });
+  });
+
+  it('a completed redemption can be canceled; the answer is shown', async () => {
+    let current = redemption;
+    const network = new FakeNetwork()
+      .on('getCurrentUser', { data: account([membership('editor')]) })
+      .on('getRedemption', () => ({ data: current }))
+      .on('cancelRedemption', () => {
+        current = { ...redemption, status: 'canceled' };
+        return { data: current };
+      });
+    await signedInApp(network, '/t/ten_1/redemptions/red_1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel redemption' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Cancel redemption' })).getByRole('button', { name: 'Cancel redemption' }));
+    expect(await screen.findByText('Redemption canceled; the XP went back to the customer.')).toBeTruthy();
+    expect(await screen.findByText('canceled')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel redemption' })).toBeNull();
+  });
+});

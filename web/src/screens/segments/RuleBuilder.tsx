@@ -1,0 +1,99 @@
+import type { Customer } from '../../api/types';
+import { Button, Field } from '../../components/ui';
+import type { FieldErrors } from '../../lib/forms';
+import { opLabels, opsFor, predicateTypes, valueKind, type AttributeType, type DraftPredicate, type DraftRules, type PredicateType } from './rules';
+
+const statuses: Customer['status'][] = ['pending', 'active', 'suspended', 'reinstated'];
+const typeLabels: Record<PredicateType, string> = { attribute: 'Attribute', tier: 'Tier', status: 'Status', country: 'Country', xp_balance: 'XP balance', lifetime_xp: 'Lifetime XP' };
+
+export type BuilderContext = { definitions: Map<string, AttributeType>; tiers: { id: string; tier_name: string }[]; countries: { code: string; name: string }[]; deadKeys: string[] };
+
+/** The id and aria attributes <Field> gives its control are passed on to the real input. */
+type ControlAria = { id?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string };
+
+function ValueControl({ predicate, context, onChange, disabled, ...aria }: ControlAria & { predicate: DraftPredicate; context: BuilderContext; onChange: (value: string) => void; disabled: boolean }) {
+  const kind = valueKind(predicate, context.definitions);
+  const props = { ...aria, value: predicate.value, disabled, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
+  if (predicate.op === 'in') {
+    const hint = kind === 'tier' ? `tier ids: ${context.tiers.map((tier) => `${tier.tier_name}=${tier.id}`).join(', ')}` : kind === 'status' ? statuses.join(', ') : kind === 'country' ? 'alpha-2 codes, e.g. NL, DE' : 'comma-separated';
+    return <input {...props} placeholder={hint} title={hint} />;
+  }
+  switch (kind) {
+    case 'status':
+      return <select {...props}><option value="">Choose…</option>{statuses.map((status) => <option key={status} value={status}>{status}</option>)}</select>;
+    case 'tier':
+      return <select {...props}><option value="">Choose…</option>{context.tiers.map((tier) => <option key={tier.id} value={tier.id}>{tier.tier_name}</option>)}</select>;
+    case 'boolean':
+      return <select {...props}><option value="">Choose…</option><option value="true">true</option><option value="false">false</option></select>;
+    case 'number':
+      return <input {...props} inputMode="decimal" />;
+    case 'date':
+      return <input {...props} type="date" />;
+    case 'country':
+      return <select {...props}><option value="">Choose…</option>{context.countries.map((country) => <option key={country.code} value={country.code}>{country.name} ({country.code})</option>)}</select>;
+    case 'datetime':
+      return <input {...props} placeholder="2026-01-01T00:00:00Z" />;
+    default:
+      return <input {...props} />;
+  }
+}
+
+/** Every predicate type and op of the API, one row per condition; errors sit at the API's paths. */
+export function RuleBuilder({ rules, onChange, context, errors, disabled = false }: { rules: DraftRules; onChange: (rules: DraftRules) => void; context: BuilderContext; errors: FieldErrors; disabled?: boolean }) {
+  const keys = [...new Set([...context.definitions.keys(), ...context.deadKeys])];
+  const update = (index: number, next: Partial<DraftPredicate>) => {
+    const predicates = rules.predicates.map((predicate, at) => {
+      if (at !== index) return predicate;
+      const merged = { ...predicate, ...next };
+      // A new type or key may not allow the op: fall back to the first that fits.
+      const ops = opsFor(merged, context.definitions);
+      return ops.includes(merged.op) ? merged : { ...merged, op: ops[0] ?? 'eq', value: '' };
+    });
+    onChange({ ...rules, predicates });
+  };
+  return (
+    <fieldset className="rules" disabled={disabled}>
+      <legend>Rules</legend>
+      <Field label="Match">
+        <select value={rules.operator} onChange={(event) => onChange({ ...rules, operator: event.target.value === 'or' ? 'or' : 'and' })}>
+          <option value="and">all conditions (and)</option>
+          <option value="or">any condition (or)</option>
+        </select>
+      </Field>
+      {rules.predicates.map((predicate, index) => {
+        const at = `rules.predicates.${index}`;
+        const dead = predicate.type === 'attribute' && context.deadKeys.includes(predicate.key);
+        return (
+          <div className="predicate" key={index} role="group" aria-label={`Condition ${index + 1}`}>
+            <Field label="Field" error={errors[`${at}.type`]}>
+              <select value={predicate.type} onChange={(event) => update(index, { type: predicateTypes.find((type) => type === event.target.value) ?? 'attribute', key: '', value: '' })}>
+                {predicateTypes.map((type) => <option key={type} value={type}>{typeLabels[type]}</option>)}
+              </select>
+            </Field>
+            {predicate.type === 'attribute' ? (
+              <Field label="Attribute" error={errors[`${at}.key`] ?? (dead ? 'Dead key: no longer defined, matches no one.' : undefined)}>
+                <select value={predicate.key} onChange={(event) => update(index, { key: event.target.value, value: '' })}>
+                  <option value="">Choose…</option>
+                  {keys.map((key) => <option key={key} value={key}>{key}{context.deadKeys.includes(key) ? ' (dead key)' : ` (${context.definitions.get(key) ?? ''})`}</option>)}
+                </select>
+              </Field>
+            ) : <div />}
+            <Field label="Comparison" error={errors[`${at}.op`]}>
+              <select value={predicate.op} onChange={(event) => update(index, { op: opsFor(predicate, context.definitions).find((op) => op === event.target.value) ?? predicate.op })}>
+                {opsFor(predicate, context.definitions).map((op) => <option key={op} value={op}>{opLabels[op]}</option>)}
+              </select>
+            </Field>
+            {valueKind(predicate, context.definitions) === 'none' ? <div /> : (
+              <Field label="Value" error={errors[`${at}.value`]}>
+                <ValueControl predicate={predicate} context={context} disabled={disabled} onChange={(value) => update(index, { value })} />
+              </Field>
+            )}
+            <Button variant="link" aria-label={`Remove condition ${index + 1}`} onClick={() => onChange({ ...rules, predicates: rules.predicates.filter((_, at) => at !== index) })}>Remove</Button>
+          </div>
+        );
+      })}
+      {errors['rules.predicates'] ? <small className="error" role="alert">{errors['rules.predicates']}</small> : null}
+      <div><Button onClick={() => onChange({ ...rules, predicates: [...rules.predicates, { type: 'status', key: '', op: 'eq', value: '' }] })}>Add condition</Button></div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * The browser's network boundary, faked: a `fetch` that answers the portal API (by operationId,
+ * with bodies typed by the SDK's generated types) and the OpenID provider. Every request is kept
+ * so a test can assert what was sent.
+ */
+import { operations, type OperationId, type OperationResult } from '../../../sdk/src';
+import type { ErrorEnvelope } from '../api/types';
+
+export const ORIGIN = 'http://cms.test';
+export const ISSUER = 'https://id.test';
+type SuccessData<Id extends OperationId> = NonNullable<OperationResult<Id>['data']> extends { data: infer D } ? D : never;
+type Answer<Id extends OperationId> = { status?: number; data: SuccessData<Id> } | { status: number; error: ErrorEnvelope };
+type Handler<Id extends OperationId> = (request: Request, params: Record<string, string>, body: unknown) => Answer<Id>;
+type Route = { method: string; pattern: RegExp; names: string[]; handler: Handler<OperationId> };
+
+export type Sent = { method: string; path: string; query: URLSearchParams; body: unknown; authorization: string | null };
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** The API's failure envelope, as the Worker builds it. */
+export function envelope(code: ErrorEnvelope['error']['code'], message: string, errors: { path: string; message: string }[] = [{ path: '', message }]): ErrorEnvelope {
+  return { success: false, data: null, message, errors, error: { code, message } };
+}
+
+function base64url(value: object): string {
+  return btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+export class FakeNetwork {
+  private readonly routes: Route[] = [];
+  readonly sent: Sent[] = [];
+  email = 'pm@example.com';
+
+  /** Answers an operation of the API (the most recently registered answer wins). */
+  on<Id extends OperationId>(id: Id, handler: Handler<Id> | Answer<Id>): this {
+    const operation = operations[id];
+    const names: string[] = [];
+    const source = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    const respond = typeof handler === 'function' ? handler : () => handler;
+    this.routes.unshift({ method: operation.method.toUpperCase(), pattern: new RegExp(`^/api/v1${source}$`), names, handler: respond as Handler<OperationId> });
+    return this;
+  }
+
+  sentTo(method: string, pathEnd: string): Sent[] {
+    return this.sent.filter((entry) => entry.method === method && entry.path.endsWith(pathEnd));
+  }
+
+  private provider(url: URL): Response {
+    if (url.pathname === '/.well-known/openid-configuration') {
+      return json(200, {
+        issuer: ISSUER,
+        authorization_endpoint: `${ISSUER}/authorize`,
+        token_endpoint: `${ISSUER}/token`,
+        end_session_endpoint: `${ISSUER}/logout`,
+        userinfo_endpoint: `${ISSUER}/userinfo`,
+        jwks_uri: `${ISSUER}/jwks`,
+      });
+    }
+    if (url.pathname === '/token') {
+      const now = Math.floor(Date.now() / 1000);
+      const idToken = `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url({ iss: ISSUER, aud: 'cms', sub: `dev|${this.email}`, email: this.email, iat: now, exp: now + 3600 })}.c2ln`;
+      return json(200, { access_token: 'access-token-1', id_token: idToken, token_type: 'Bearer', expires_in: 3600, scope: 'openid profile email' });
+    }
+    return json(404, {});
+  }
+
+  readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(request.url);
+    if (url.origin === ISSUER) return this.provider(url);
+    const text = request.body ? await request.text() : '';
+    const body: unknown = text ? JSON.parse(text) : undefined;
+    this.sent.push({ method: request.method, path: url.pathname, query: url.searchParams, body, authorization: request.headers.get('authorization') });
+    for (const route of this.routes) {
+      const match = route.method === request.method ? route.pattern.exec(url.pathname) : null;
+      if (!match) continue;
+      const params = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
+      const answer = route.handler(request, params, body);
+      return 'error' in answer ? json(answer.status, answer.error) : json(answer.status ?? 200, { success: true, data: answer.data });
+    }
+    return json(404, envelope('NOT_FOUND', `No fake for ${request.method} ${url.pathname}`));
+  };
+}

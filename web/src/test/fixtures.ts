@@ -1,0 +1,39 @@
+/** Typed fixtures: each is a value of the API's own generated schema type. */
+import type { Customer, Membership, Paged, Role, Schemas } from '../api/types';
+
+const at = '2026-11-21T12:00:00.000Z';
+
+export function membership(role: Role, id = 'ten_1', name = 'Acme Coffee'): Membership {
+  return { tenant: { id, name, slug: name.toLowerCase().replace(/\s+/g, '-') }, role };
+}
+
+export function account(memberships: Membership[]): Schemas['CurrentAccount'] {
+  return { id: 'acc_1', username: 'pm', email: 'pm@example.com', memberships };
+}
+
+export function page<T>(items: T[], pageNumber = 1, totalCount = items.length): Paged<T> {
+  const limit = 20;
+  const totalPages = Math.ceil(totalCount / limit);
+  return { items, total_count: totalCount, page: pageNumber, limit, total_pages: totalPages, has_next_page: pageNumber < totalPages };
+}
+
+export function customer(overrides: Partial<Customer> = {}): Customer {
+  return {
+    id: 'cus_1', external_id: 'user-42', username: 'jane', email: 'jane@example.com', country_code: 'NL', status: 'active',
+    xp_balance: '150', lifetime_xp: '1200', tier: { id: 'tier_gold', tier_name: 'Gold' }, created_at: at, updated_at: at, ...overrides,
+  };
+}
+
+export function apiKey(overrides: Partial<Schemas['ApiKey']> = {}): Schemas['ApiKey'] {
+  return {
+    id: 'ak_1', key_id: 'key_abc', name: 'Production backend', label: 'prod', secret_prefix: 'sk_ab12', secret_suffix: 'wx9z',
+    status: 'active', created_at: at, expires_at: null, last_used_at: null, updated_at: at, ...overrides,
+  };
+}
+
+export function tier(overrides: Partial<Schemas['TierRule']> = {}): Schemas['TierRule'] {
+  return {
+    id: 'tier_gold', tenant_id: 'ten_1', tier_name: 'Gold', min_xp_threshold: '1000', benefits_description: 'Free shipping', color: '#FFD700', icon: '',
+    tenant: { id: 'ten_1', name: 'Acme Coffee', slug: 'acme-coffee' }, created_at: at, updated_at: at, ...overrides,
+  };
+}
