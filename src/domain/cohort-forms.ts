@@ -1,6 +1,7 @@
 import { attributeTypes, type AttributeType, type PredicateOperand, type PredicateStorage } from '../db/schema';
 import type { CohortOp } from './cohort-ops';
-import { attributeKeysOf, resolveRules, type CohortRules, type Comparison, type FieldPredicateType, type PredicateType, type ResolvedPredicate } from './cohort-rules';
+import type { FieldPredicateType, PredicateType } from './cohort-ops';
+import { attributeKeysOf, resolveRules, type CohortRules, type Comparison, type ResolvedPredicate } from './cohort-rules';
 
 /**
  * Cohort rules compiled for the SQL evaluator of migrations/0004 (rows of cohort_predicates). The

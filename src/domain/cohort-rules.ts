@@ -1,7 +1,16 @@
 import { customerStatuses, type AttributeType, type PredicateStorage } from '../db/schema';
 import { ApiError, type FieldError } from '../lib/errors';
 import { parseBoolean, parseDate, parseDatetime, parseNumber, parseString, type Parsed } from './attributes';
-import type { CohortOp } from './cohort-ops';
+import {
+  MAX_CONTAINS_LENGTH,
+  MAX_IN_ITEMS,
+  attributeTypeOps,
+  fieldPredicateOps,
+  type CohortOp,
+  type cohortOperators,
+  type FieldPredicateType,
+  type PredicateType,
+} from './cohort-ops';
 import { findCountry } from './countries';
 
 /**
@@ -11,38 +20,9 @@ import { findCountry } from './countries';
  * `neq`, `gt`, ... never match a customer who has no value, and a dead key never matches at all.
  */
 
-export const cohortOperators = ['and', 'or'] as const;
-export const predicateTypes = ['attribute', 'tier', 'status', 'country', 'xp_balance', 'lifetime_xp'] as const;
-
-export type PredicateType = (typeof predicateTypes)[number];
-export type FieldPredicateType = Exclude<PredicateType, 'attribute'>;
 /** As stored and rendered: `key` is '' except for attribute predicates, `value` '' for exists/not_exists. */
 export type CohortPredicate = { type: PredicateType; key: string; op: CohortOp; value: string };
 export type CohortRules = { operator: (typeof cohortOperators)[number]; predicates: CohortPredicate[]; version: 1 };
-
-const ordered = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'] as const;
-const presence = ['exists', 'not_exists'] as const;
-
-export const attributeTypeOps: Record<AttributeType, readonly CohortOp[]> = {
-  string: ['eq', 'neq', 'contains', 'in', ...presence],
-  number: [...ordered, 'in', ...presence],
-  boolean: ['eq', 'neq', ...presence],
-  date: [...ordered, ...presence],
-  datetime: [...ordered, ...presence],
-  string_list: ['contains', ...presence],
-};
-
-export const fieldPredicateOps: Record<FieldPredicateType, readonly CohortOp[]> = {
-  tier: ['eq', 'neq', 'in', ...presence],
-  status: ['eq', 'neq', 'in'],
-  country: ['eq', 'neq', 'in', ...presence],
-  xp_balance: ordered,
-  lifetime_xp: ordered,
-};
-
-/** Rule-size limits (docs/DECISIONS.md, Cohorts at scale): they bound what one evaluation costs. */
-export const MAX_IN_ITEMS = 100;
-export const MAX_CONTAINS_LENGTH = 100;
 
 export type Operand = string | number;
 export type Comparison =

@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { cohortOps } from '../domain/cohort-ops';
-import { cohortOperators, MAX_CONTAINS_LENGTH, MAX_IN_ITEMS, predicateTypes } from '../domain/cohort-rules';
+import { cohortOperators, cohortOps, MAX_CONTAINS_LENGTH, MAX_IN_ITEMS, predicateTypes } from '../domain/cohort-ops';
 import { dateTime, trimmedText } from './common';
 
 /** Rule-size limits (docs/DECISIONS.md, Cohorts at scale); the others are in domain/cohort-rules.ts. */

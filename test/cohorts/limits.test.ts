@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { cohorts } from '../../src/db/schema';
-import { MAX_CONTAINS_LENGTH, MAX_IN_ITEMS } from '../../src/domain/cohort-rules';
+import { MAX_CONTAINS_LENGTH, MAX_IN_ITEMS } from '../../src/domain/cohort-ops';
 import { newId } from '../../src/lib/ids';
 import { cohortSchema, MAX_COHORTS_PER_TENANT, MAX_PREDICATE_VALUE_LENGTH, MAX_PREDICATES } from '../../src/schemas/cohort';
 import { expectError, expectOk } from '../support/http';

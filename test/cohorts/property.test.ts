@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { valueWriteStatements } from '../../src/data/attributes';
 import { customerAttributeValues, customers, customerStatuses } from '../../src/db/schema';
 import { parseAttributeValue } from '../../src/domain/attributes';
-import { attributeTypeOps, fieldPredicateOps } from '../../src/domain/cohort-rules';
+import { attributeTypeOps, fieldPredicateOps } from '../../src/domain/cohort-ops';
 import { newId } from '../../src/lib/ids';
 import { pageSchema } from '../../src/lib/paging';
 import { cohortSchema } from '../../src/schemas/cohort';

@@ -32,8 +32,6 @@ export const limits = {
   assetDecimals: 36,
   assetAddress: /^0x[0-9a-fA-F]{40}$/,
   cohortPredicates: 20,
-  containsLength: 100,
-  inItems: 100,
 } as const;
 
 type Check = [path: string, failed: boolean, message: string];

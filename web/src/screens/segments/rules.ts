@@ -1,10 +1,10 @@
 /**
- * The cohort rule language as the API states it (CONTRACT.md "Attributes and cohorts", the OpenAPI
- * CohortRulesInput, and the Worker's src/domain/cohort-rules.ts, which rules.test.ts compares with):
- * which ops fit which predicate, and how a predicate's `value` string is written.
+ * The cohort rule editor's rules: which ops fit which predicate (the Worker's own table,
+ * src/domain/cohort-ops.ts) and how a predicate's `value` string is written.
  */
 import type { Schemas } from '../../api/types';
 import type { FieldErrors } from '../../lib/forms';
+import { attributeTypeOps, cohortOps, fieldPredicateOps, MAX_CONTAINS_LENGTH, MAX_IN_ITEMS, predicateTypes } from '../../../../src/domain/cohort-ops';
 import { limits } from '../../lib/rules';
 
 export type PredicateInput = Schemas['CohortPredicateInput'];
@@ -17,26 +17,7 @@ export type RulesInput = Schemas['CohortRulesInput'];
 export type DraftPredicate = { type: PredicateType; key: string; op: Op; value: string };
 export type DraftRules = { operator: RulesInput['operator']; predicates: DraftPredicate[] };
 
-export const predicateTypes: PredicateType[] = ['attribute', 'tier', 'status', 'country', 'xp_balance', 'lifetime_xp'];
-const ordered: Op[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'];
-const presence: Op[] = ['exists', 'not_exists'];
-
-export const attributeTypeOps: Record<AttributeType, Op[]> = {
-  string: ['eq', 'neq', 'contains', 'in', ...presence],
-  number: [...ordered, 'in', ...presence],
-  boolean: ['eq', 'neq', ...presence],
-  date: [...ordered, ...presence],
-  datetime: [...ordered, ...presence],
-  string_list: ['contains', ...presence],
-};
-
-export const fieldPredicateOps: Record<Exclude<PredicateType, 'attribute'>, Op[]> = {
-  tier: ['eq', 'neq', 'in', ...presence],
-  status: ['eq', 'neq', 'in'],
-  country: ['eq', 'neq', 'in', ...presence],
-  xp_balance: ordered,
-  lifetime_xp: ordered,
-};
+export { attributeTypeOps, fieldPredicateOps, predicateTypes };
 
 export const opLabels: Record<Op, string> = {
   eq: 'is', neq: 'is not', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains', in: 'is one of', exists: 'has a value', not_exists: 'has no value',
@@ -44,9 +25,9 @@ export const opLabels: Record<Op, string> = {
 
 /** The ops of a predicate; an attribute whose definition is gone (a dead key) allows every op: it matches no one anyway. */
 export function opsFor(predicate: Pick<DraftPredicate, 'type' | 'key'>, definitions: Map<string, AttributeType>): Op[] {
-  if (predicate.type !== 'attribute') return fieldPredicateOps[predicate.type];
+  if (predicate.type !== 'attribute') return [...fieldPredicateOps[predicate.type]];
   const type = definitions.get(predicate.key);
-  return type ? attributeTypeOps[type] : ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'in', 'exists', 'not_exists'];
+  return [...(type ? attributeTypeOps[type] : cohortOps)];
 }
 
 export type ValueKind = 'none' | 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 'status' | 'tier' | 'country';
@@ -107,8 +88,8 @@ export function ruleProblems(rules: DraftRules, definitions: Map<string, Attribu
     if (kind === 'none') return;
     const value = predicate.value.trim();
     if (!value) errors[`${at}.value`] = 'Required.';
-    else if (predicate.op === 'in' && (listItems(value).length === 0 || listItems(value).length > limits.inItems)) errors[`${at}.value`] = `1 to ${limits.inItems} values, separated by commas.`;
-    else if (predicate.op === 'contains' && value.length > limits.containsLength) errors[`${at}.value`] = `At most ${limits.containsLength} characters.`;
+    else if (predicate.op === 'in' && (listItems(value).length === 0 || listItems(value).length > MAX_IN_ITEMS)) errors[`${at}.value`] = `1 to ${MAX_IN_ITEMS} values, separated by commas.`;
+    else if (predicate.op === 'contains' && value.length > MAX_CONTAINS_LENGTH) errors[`${at}.value`] = `At most ${MAX_CONTAINS_LENGTH} characters.`;
     else if (kind === 'number' && (predicate.op === 'in' ? listItems(value) : [value]).some((item) => !Number.isFinite(Number(item)))) errors[`${at}.value`] = 'A number.';
   });
   return errors;
