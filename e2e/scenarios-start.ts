@@ -64,5 +64,8 @@ export async function createTenant(world: World): Promise<void> {
   await page.waitForURL(/\/t\/[^/]+/, { timeout: APPEAR_MS });
   world.tenantId = /\/t\/([^/?#]+)/.exec(page.url())?.[1];
   await page.getByRole('combobox', { name: 'Tenant' }).waitFor({ timeout: APPEAR_MS });
+  // The dashboard is a lazily loaded chunk whose cards then query: shoot its content, not its loading states.
+  await present(page.getByRole('heading', { name: 'Customers by status' }), 'dashboard chart "Customers by status"');
+  await page.locator('main').getByRole('status').last().waitFor({ state: 'detached', timeout: APPEAR_MS });
   await screenshot(page, 'dashboard');
 }

@@ -1,6 +1,6 @@
 /** The route tree (code-based): every screen of the CMS and its URL. web/README.md lists them. */
 import { createBrowserHistory, createRootRoute, createRoute, createRouter, Outlet, useRouterState, type RouterHistory } from '@tanstack/react-router';
-import { ErrorNote } from '../components/ui';
+import { ErrorNote, Loading } from '../components/ui';
 import { AuthCallback, AuthGate } from './AuthGate';
 import { Shell } from './Shell';
 import { TenantLayout } from './TenantLayout';
@@ -31,8 +31,15 @@ export const tenantRoute = createRoute({ getParentRoute: () => rootRoute, path: 
 
 const routeTree = rootRoute.addChildren([callbackRoute, indexRoute, newTenantRoute, tenantRoute.addChildren(tenantRoutes(tenantRoute))]);
 
+/** What a route shows while its code or match is still loading: without it Suspense shows nothing. */
+function PagePending() {
+  return <div className="pending"><Loading what="Loading this page" /></div>;
+}
+
 export function createAppRouter(history: RouterHistory = createBrowserHistory()) {
-  return createRouter({ routeTree, history, defaultPreload: false, scrollRestoration: true });
+  // A default pending component also gives every route its own Suspense boundary, so a lazy
+  // screen suspends only itself, not the tenant layout (nav) around it.
+  return createRouter({ routeTree, history, defaultPreload: false, scrollRestoration: true, defaultPendingComponent: PagePending });
 }
 
 declare module '@tanstack/react-router' {
