@@ -784,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret of a webhook endpoint
-         * @description Answers the new `secret` this once. For 24 hours (`previous_secret_expires_at`) every request carries two signatures in `webhook-signature`, one per secret, so the receiver can switch without missing an event. Admin and up.
+         * @description Answers the new `secret` this once. Two rotations at once: one wins, the other is a 409 (nothing changed by it). For 24 hours (`previous_secret_expires_at`) every request carries two signatures in `webhook-signature`, one per secret, so the receiver can switch without missing an event. Admin and up.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -8501,6 +8501,15 @@ export interface operations {
             };
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -137,3 +137,12 @@ export async function listInternalTransactionRows(db: Database, tenantId: string
   }));
   return { items, total: total?.value ?? 0 };
 }
+
+/** One blockchain transaction of the tenant (the resource of `onchain.transaction.*` webhook events). */
+export async function findBlockchainTransaction(db: Database, tenantId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(blockchainTransactions)
+    .where(and(eq(blockchainTransactions.tenantId, tenantId), eq(blockchainTransactions.id, id)));
+  return row;
+}

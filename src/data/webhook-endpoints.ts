@@ -48,11 +48,19 @@ export async function findEndpointPage(db: Database, tenantId: string, params: P
   return { rows, total: total?.value ?? 0 };
 }
 
-export async function updateEndpoint(db: Database, tenantId: string, id: string, changes: Partial<typeof webhookEndpoints.$inferInsert>) {
+/** Applies `changes`; with `unlessSecretChanged`, only while the endpoint still has that secret. */
+export async function updateEndpoint(
+  db: Database,
+  tenantId: string,
+  id: string,
+  changes: Partial<typeof webhookEndpoints.$inferInsert>,
+  unlessSecretChanged?: string,
+) {
+  const sameSecret = unlessSecretChanged === undefined ? undefined : eq(webhookEndpoints.secretCiphertext, unlessSecretChanged);
   const [updated] = await db
     .update(webhookEndpoints)
     .set({ ...changes, updatedAt: timestamp })
-    .where(byId(tenantId, id))
+    .where(and(byId(tenantId, id), sameSecret))
     .returning();
   return updated;
 }

@@ -84,11 +84,19 @@ export async function rotateWebhookSecret(db: Database, settings: WebhookSetting
   const current = await findEndpoint(db, tenantId, id);
   if (!current) throw ApiError.notFound('Webhook endpoint');
   const secret = newSigningSecret();
-  const updated = await updateEndpoint(db, tenantId, id, {
-    secretCiphertext: await encryptSecret(settings.encryptionKey, secret),
-    previousSecretCiphertext: current.secretCiphertext,
-    previousSecretExpiresAt: isoNow(new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS)),
-  });
-  if (!updated) throw ApiError.notFound('Webhook endpoint');
+  // Only over the secret read above: a rotation that lands in between would otherwise be replaced
+  // without becoming the previous secret, and the secret it handed out would never sign.
+  const updated = await updateEndpoint(
+    db,
+    tenantId,
+    id,
+    {
+      secretCiphertext: await encryptSecret(settings.encryptionKey, secret),
+      previousSecretCiphertext: current.secretCiphertext,
+      previousSecretExpiresAt: isoNow(new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS)),
+    },
+    current.secretCiphertext,
+  );
+  if (!updated) throw new ApiError('CONFLICT', 'The secret was rotated at the same time by another request: read the endpoint and rotate again if needed');
   return { ...toWebhookEndpointView(updated), secret };
 }

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { blockchainTransactions, type WebhookEvent, type WebhookEventType } from '../db/schema';
+import type { WebhookEvent, WebhookEventType } from '../db/schema';
+import { findBlockchainTransaction } from '../data/internal-transactions';
 import { ApiError } from '../lib/errors';
 import type { WebhookEventBody } from '../schemas/webhook-event';
 import { toBlockchainTransactionView } from '../views/internal-transaction';
@@ -11,10 +11,7 @@ import { getRedemption } from './redemptions';
 type ResourceLoader = (db: Database, tenantId: string, id: string) => Promise<unknown>;
 
 async function getBlockchainTransaction(db: Database, tenantId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(blockchainTransactions)
-    .where(and(eq(blockchainTransactions.tenantId, tenantId), eq(blockchainTransactions.id, id)));
+  const row = await findBlockchainTransaction(db, tenantId, id);
   if (!row) throw ApiError.notFound('Blockchain transaction');
   return toBlockchainTransactionView(row);
 }

@@ -4,6 +4,7 @@ import { successFlagSchema } from '../../src/lib/envelope';
 import { pageSchema } from '../../src/lib/paging';
 import { webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from '../../src/schemas/webhook';
 import { callWorker, expectError, expectOk, BASE } from '../support/http';
+import { portalRequest, race } from '../support/race';
 import { createEndpoint, newInbox } from '../support/webhooks';
 import { addMember, createTenant, portalCall } from '../support/world';
 
@@ -45,6 +46,21 @@ describe('webhook endpoints (portal)', () => {
     const hours = (Date.parse(rotated.previous_secret_expires_at!) - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
+  });
+
+  it('two rotations at once: one wins, the other is a 409 that changed nothing (no secret handed out is lost)', async () => {
+    const tenant = await createTenant();
+    const created = await createEndpoint(tenant.owner, tenant.id, newInbox().url, ['customer.created']);
+    const rotate = () => portalRequest(tenant.owner, 'POST', path(tenant.id, `/${created.id}/rotate-secret`));
+    // Both have read the endpoint before either writes.
+    const { responses, held } = await race([rotate(), rotate()], /^update "webhook_endpoints"/);
+    expect(held).toBe(2);
+    const won = responses.filter((res) => res.status === 200);
+    expect(won).toHaveLength(1);
+    expectError(responses.find((res) => res.status !== 200)!, 409, 'CONFLICT', /rotated at the same time/);
+    const winner = expectOk(won[0]!, 200, webhookEndpointWithSecretSchema);
+    const got = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id, `/${created.id}`)), 200, webhookEndpointSchema);
+    expect(got.previous_secret_expires_at).toBe(winner.previous_secret_expires_at);
   });
 
   it.each([

@@ -14,12 +14,12 @@ const route = createRoute({
   tags: ['Webhooks'],
   summary: 'Rotate the signing secret of a webhook endpoint',
   description:
-    'Answers the new `secret` this once. For 24 hours (`previous_secret_expires_at`) every request carries two signatures in `webhook-signature`, one per secret, so the receiver can switch without missing an event. Admin and up.',
+    'Answers the new `secret` this once. Two rotations at once: one wins, the other is a 409 (nothing changed by it). For 24 hours (`previous_secret_expires_at`) every request carries two signatures in `webhook-signature`, one per secret, so the receiver can switch without missing an event. Admin and up.',
   security: portalSecurity,
   request: { params: webhookEndpointParams },
   responses: {
     200: okResponse(webhookEndpointWithSecretSchema, 'The endpoint with its new signing secret'),
-    ...errorResponses(401, 403, 404),
+    ...errorResponses(401, 403, 404, 409),
   },
 });
 
