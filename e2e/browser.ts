@@ -48,11 +48,41 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   for (const size of WIDTHS) {
     await page.setViewportSize(size);
     await page.waitForLoadState('networkidle');
+    const scrollWidth = await settledScrollWidth(page, size.width);
+    if (scrollWidth > size.width) {
+      overflowing.push(`${name} at ${size.width} px (${scrollWidth} px wide: ${await pastTheEdge(page, size.width)})`);
+      await page.screenshot({ path: join(SCREENSHOTS_DIR, `${prefix}-${name}-${size.width}-overflowing.png`) });
+    }
     await page.screenshot({ path: join(SCREENSHOTS_DIR, `${prefix}-${name}-${size.width}.png`), fullPage: true });
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    if (scrollWidth > size.width) overflowing.push(`${name} at ${size.width} px (${scrollWidth} px wide)`);
   }
   await page.setViewportSize(WIDTHS[0]);
+}
+
+/**
+ * The page's width once a resize has settled. Charts size themselves from a ResizeObserver, a
+ * frame or more after the viewport changes, so a width read at once can still be the old
+ * layout's: wait (bounded) for the page to fit, and report the width it keeps if it never does.
+ */
+async function settledScrollWidth(page: Page, width: number): Promise<number> {
+  await page
+    .waitForFunction((limit) => document.documentElement.scrollWidth <= limit, width, { polling: 'raf', timeout: 2_000 })
+    .catch(() => undefined);
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+/**
+ * The outermost elements reaching past the window's right edge (not those that scroll inside a
+ * box of their own, like the phone's nav), to name the culprit. A string:
+ * tsx would wrap a named arrow function in a helper the page does not have.
+ */
+function pastTheEdge(page: Page, width: number): Promise<string> {
+  return page.evaluate(`(() => {
+    const past = (el) => el.getBoundingClientRect().right > ${width} + 0.5;
+    const scrolledWithin = (el) => { for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) if (getComputedStyle(box).overflowX !== 'visible' && !past(box)) return true; return false; };
+    const wide = [...document.body.querySelectorAll('*')].filter((el) => past(el) && !scrolledWithin(el));
+    const outermost = wide.filter((el) => !wide.includes(el.parentElement));
+    return outermost.slice(0, 3).map((el) => el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '') + ' to ' + Math.round(el.getBoundingClientRect().right) + ' px').join(', ') || 'no element';
+  })()`);
 }
 
 export const DESKTOP = WIDTHS[0];
