@@ -58,7 +58,11 @@ export async function signInIfAsked(page: Page, stack: Stack, email: string): Pr
     await emailField.fill(email);
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
-  await signedIn.waitFor({ state: 'visible', timeout: APPEAR_MS });
+  await signedIn.waitFor({ state: 'visible', timeout: APPEAR_MS }).catch(async (error: unknown) => {
+    // Say where the sign-in stopped (a failed callback shows the provider's or the API's reason).
+    const shown = await page.locator('body').innerText().catch(() => '');
+    throw new Error(`not signed in at ${page.url()}: "${shown.replace(/\s+/g, ' ').trim().slice(0, 300)}" (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+  });
 }
 
 /**

@@ -77,7 +77,7 @@ export function Dashboard() {
           <QueryView query={topRewards}>
             {(top) => {
               const rows = top.items.map((item) => ({ title: item.reward.title, count: item.redemption_count, share: item.share_of_tenant_redemptions_percent }));
-              return rows.length === 0 ? <p className="muted">No redemptions yet.</p> : (
+              return rows.length === 0 ? <p className="muted">No redemptions yet (failed and canceled ones do not count).</p> : (
                 <Chart label="Top rewards" rows={rows} describe={(row) => `${row.title}: ${row.count} redemptions (${row.share}%)`}>
                   <BarChart data={rows} layout="vertical"><XAxis type="number" allowDecimals={false} /><YAxis type="category" dataKey="title" width={110} /><Tooltip /><Bar isAnimationActive={false} dataKey="count" name="Redemptions" fill="#9a6700" /></BarChart>
                 </Chart>
