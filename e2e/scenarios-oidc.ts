@@ -1,10 +1,11 @@
 /**
  * The dev sign-in's refusals, over HTTP (the browser scenarios only walk its happy path): another
  * redirect_uri, no PKCE, a wrong verifier, a code used twice, a refresh token used twice, and that
- * the access token it issues is a portal token the Worker accepts.
+ * the access token it issues is a portal token the Worker accepts. Then the CMS's silent renewal.
  */
 import { s256Challenge } from '../scripts/lib/pkce';
-import type { World } from './world';
+import { navigate } from './support';
+import { ADMIN_EMAIL, type World } from './world';
 
 const CALLBACK = 'http://127.0.0.1:1/auth/callback';
 const VERIFIER = 'e2e-verifier-'.padEnd(64, 'x');
@@ -48,4 +49,27 @@ export async function devSignInRefusals({ stack }: World): Promise<void> {
   check((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status === 400, 'a refresh token was accepted twice');
   const me = await fetch(`${stack.baseUrl}/api/v1/user/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
   check(me.status === 200, `the Worker refused the dev sign-in's access token (${me.status})`);
+}
+
+/** How long the first renewal may take to come: it starts 15 s after the sign-in (e2e/stack.ts). */
+const RENEWAL_MS = 60_000;
+
+/**
+ * The CMS renews its session before the token expires (a refresh_token grant at the dev sign-in,
+ * no page load) and calls the API with the new token, which the Worker accepts.
+ */
+export async function sessionRenews({ stack, admin }: World): Promise<void> {
+  const renewed = () => stack.issued().filter((token) => token.email === ADMIN_EMAIL && token.grant === 'refresh_token').map((token) => `Bearer ${token.accessToken}`);
+  const deadline = Date.now() + RENEWAL_MS;
+  while (renewed().length === 0) {
+    check(Date.now() < deadline, `no renewal within ${RENEWAL_MS / 1000} s: the CMS never used its refresh token before expiry`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  // A screen the admin has not opened yet, so its data is fetched now, with the current token.
+  const call = admin.waitForRequest((request) => request.url().startsWith(`${stack.baseUrl}/api/v1/`) && Boolean(request.headers().authorization));
+  await navigate(admin, 'Webhooks');
+  const request = await call;
+  check(renewed().includes(request.headers().authorization ?? ''), 'after its renewal the CMS still calls the API with the token from its sign-in');
+  const status = (await request.response())?.status();
+  check(status === 200, `the Worker answered ${status} to the renewed token`);
 }

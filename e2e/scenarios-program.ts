@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser';
+import { sessionRenews } from './scenarios-oidc';
 import { APPEAR_MS, navigate, newPage, present, visit } from './support';
 import { ADMIN_EMAIL, dataOf, gatewayOf, portalAs, requireTenant, VIEWER_EMAIL, type World } from './world';
 
@@ -209,5 +210,6 @@ export const programScenarios: Array<[string, (world: World) => Promise<void>]> 
   ['build a cohort and see its count', cohortCount],
   ['create and revoke an API key', apiKeyCreateAndRevoke],
   ['a viewer sees no write controls', viewerSeesNoWriteControls],
+  ['the CMS renews its session before the token expires, and uses the new token', sessionRenews],
   ["sign out, which ends the dev sign-in's session too", signOut],
 ];

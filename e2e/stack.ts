@@ -13,6 +13,9 @@ import { freePort, runWrangler, startDevServer, stopAll, type DevServer } from '
 import { DEV_CMS_CLIENT_ID, devVarLine, generateSigningKey, ROOT, type DevSigningKey } from '../scripts/lib/dev-files';
 import { startDevOidc, type DevOidc } from '../scripts/lib/dev-oidc';
 
+/** The dev sign-in's token lifetime here: renewal starts 15 s after each sign-in or renewal. */
+const TOKEN_TTL_SECONDS = 75;
+
 export type Stack = {
   baseUrl: string;
   /** The dev sign-in's issuer. */
@@ -21,6 +24,8 @@ export type Stack = {
   key: DevSigningKey;
   /** wrangler dev's output, for a failure's explanation. */
   logFile: string;
+  /** The access tokens the dev sign-in handed out, in order. */
+  issued: DevOidc['issued'];
   stop(): Promise<void>;
 };
 
@@ -39,7 +44,8 @@ export async function startStack(log: (message: string) => void): Promise<Stack>
   };
   try {
     const key = await generateSigningKey();
-    oidc = await startDevOidc({ key, port: await freePort() });
+    // Short-lived, so the CMS renews its session during the run (oidc-client-ts starts a minute before expiry).
+    oidc = await startDevOidc({ key, port: await freePort(), tokenTtlSeconds: TOKEN_TTL_SECONDS });
     const envFile = join(dir, 'e2e.env');
     const vars: Record<string, string> = {
       AUTH_JWKS: JSON.stringify({ keys: [key.publicJwk] }),
@@ -60,7 +66,7 @@ export async function startStack(log: (message: string) => void): Promise<Stack>
       readyPath: '/api/v1/system/cms-config',
     });
     log(`wrangler dev at ${server.baseUrl} (log: ${logFile})`);
-    return { baseUrl: server.baseUrl, issuer: oidc.issuer, key, logFile, stop };
+    return { baseUrl: server.baseUrl, issuer: oidc.issuer, key, logFile, issued: oidc.issued, stop };
   } catch (error) {
     const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
     await stop();

@@ -14,8 +14,11 @@ import { authorizePage, signedOutPage } from './dev-oidc-pages';
 import { isS256Challenge, verifiesS256 } from './pkce';
 import { devSubject, mintPortalToken, signJwt, TOKEN_TTL_SECONDS } from './portal-token';
 
-export type DevOidcOptions = { key: DevSigningKey; port: number; host?: string; clientId?: string };
-export type DevOidc = { issuer: string; stop: () => Promise<void> };
+/** `tokenTtlSeconds`: the e2e shortens it to see the CMS renew its session. */
+export type DevOidcOptions = { key: DevSigningKey; port: number; host?: string; clientId?: string; tokenTtlSeconds?: number };
+/** An access token as handed out, and by which grant (a refresh is a renewal). */
+export type IssuedToken = { email: string; grant: 'authorization_code' | 'refresh_token'; accessToken: string };
+export type DevOidc = { issuer: string; issued: () => readonly IssuedToken[]; stop: () => Promise<void> };
 
 /** A code is redeemed right after the redirect; a minute is plenty and keeps a leaked one short-lived. */
 const CODE_TTL_MS = 60_000;
@@ -61,11 +64,12 @@ const token = () => randomBytes(24).toString('base64url');
 const oauthError = (res: ServerResponse, error: string, description: string, status = 400) => send(res, status, { error, error_description: description });
 
 /** @example const oidc = await startDevOidc({ key, port: 8797 }); … await oidc.stop(); */
-export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = DEV_CMS_CLIENT_ID }: DevOidcOptions): Promise<DevOidc> {
+export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = DEV_CMS_CLIENT_ID, tokenTtlSeconds = TOKEN_TTL_SECONDS }: DevOidcOptions): Promise<DevOidc> {
   const issuer = `http://${host}:${port}`;
   const grants = new Map<string, Grant>();
   const refreshTokens = new Map<string, Issued>();
   const accessTokens = new Map<string, Issued>();
+  const issuedTokens: IssuedToken[] = [];
 
   /** Redirects back with `code` (and `state`), the way the authorization response is defined. */
   function issueCode(res: ServerResponse, params: URLSearchParams, email: string, headers: Record<string, string> = {}): void {
@@ -95,9 +99,9 @@ export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = D
     return undefined;
   }
 
-  async function tokens(res: ServerResponse, issued: Issued, nonce?: string): Promise<void> {
+  async function tokens(res: ServerResponse, issued: Issued, grant: IssuedToken['grant'], nonce?: string): Promise<void> {
     const now = Math.floor(Date.now() / 1000);
-    const accessToken = await mintPortalToken(key, { email: issued.email }, now);
+    const accessToken = await mintPortalToken(key, { email: issued.email }, now, tokenTtlSeconds);
     const idToken = await signJwt(key, {
       iss: issuer,
       aud: issued.clientId,
@@ -107,12 +111,13 @@ export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = D
       preferred_username: issued.email.split('@')[0],
       ...(nonce ? { nonce } : {}),
       iat: now,
-      exp: now + TOKEN_TTL_SECONDS,
+      exp: now + tokenTtlSeconds,
     });
     const refreshToken = token();
     refreshTokens.set(refreshToken, issued);
     accessTokens.set(accessToken, issued);
-    send(res, 200, { access_token: accessToken, id_token: idToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: issued.scope });
+    issuedTokens.push({ email: issued.email, grant, accessToken });
+    send(res, 200, { access_token: accessToken, id_token: idToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: tokenTtlSeconds, scope: issued.scope });
   }
 
   async function tokenEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -122,7 +127,7 @@ export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = D
       const issued = refreshTokens.get(form.get('refresh_token') ?? '');
       if (!issued) return oauthError(res, 'invalid_grant', 'unknown or already used refresh_token');
       refreshTokens.delete(form.get('refresh_token') ?? ''); // rotated: each one is good once
-      return tokens(res, issued);
+      return tokens(res, issued, 'refresh_token');
     }
     if (form.get('grant_type') !== 'authorization_code') return oauthError(res, 'unsupported_grant_type', 'authorization_code or refresh_token');
     const code = form.get('code') ?? '';
@@ -131,7 +136,7 @@ export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = D
     if (!grant || grant.expiresAt < Date.now()) return oauthError(res, 'invalid_grant', 'unknown, used or expired code');
     if (form.get('redirect_uri') !== grant.redirectUri) return oauthError(res, 'invalid_grant', 'redirect_uri differs from the authorization request');
     if (!(await verifiesS256(form.get('code_verifier') ?? '', grant.challenge))) return oauthError(res, 'invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
-    return tokens(res, { email: grant.email, clientId: grant.clientId, scope: grant.scope }, grant.nonce);
+    return tokens(res, { email: grant.email, clientId: grant.clientId, scope: grant.scope }, 'authorization_code', grant.nonce);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -212,6 +217,7 @@ export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = D
   });
   return {
     issuer,
+    issued: () => issuedTokens,
     stop: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

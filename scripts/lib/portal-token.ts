@@ -22,7 +22,7 @@ export type DevIdentity = { email: string; username?: string };
 /**
  * @example const token = await mintPortalToken(key, { email: 'you@example.com' });
  */
-export async function mintPortalToken(key: DevSigningKey, identity: DevIdentity, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
+export async function mintPortalToken(key: DevSigningKey, identity: DevIdentity, nowSeconds = Math.floor(Date.now() / 1000), ttlSeconds = TOKEN_TTL_SECONDS): Promise<string> {
   const vars = readWranglerVars();
   const email = identity.email.trim().toLowerCase();
   const payload = {
@@ -34,7 +34,7 @@ export async function mintPortalToken(key: DevSigningKey, identity: DevIdentity,
     email_verified: true,
     preferred_username: identity.username ?? email.split('@')[0] ?? email,
     iat: nowSeconds,
-    exp: nowSeconds + TOKEN_TTL_SECONDS,
+    exp: nowSeconds + ttlSeconds,
   };
   return signJwt(key, payload);
 }
