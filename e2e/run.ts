@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { stopEverythingOnExit } from '../bench/lib/processes';
+import { stopAll, stopEverythingOnExit } from '../bench/lib/processes';
 import { buildCms } from '../scripts/lib/cms-build';
 import { chromiumPath, DESKTOP, launchChromium, overflowing, resetScreenshots, SCREENSHOTS_DIR } from './browser';
 import { devSignInRefusals } from './scenarios-oidc';
@@ -22,12 +22,18 @@ import { newPage, runScenario, type Outcome } from './support';
 import type { World } from './world';
 
 const log = (line: string) => console.log(`[e2e] ${line}`);
+/** A run takes a minute or two; one stuck on a browser or server that died must not hold CI for hours. */
+const RUN_DEADLINE_MS = 15 * 60_000;
 
 async function main(): Promise<number> {
   log(`chromium: ${chromiumPath()}`);
   resetScreenshots();
   log(`cms: ${await buildCms()}`);
   stopEverythingOnExit(log);
+  setTimeout(() => {
+    log(`stopped: no result after ${RUN_DEADLINE_MS / 60_000} min (a browser or server stopped answering)`);
+    void stopAll().finally(() => process.exit(1));
+  }, RUN_DEADLINE_MS).unref();
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   const outcomes: Outcome[] = [];
