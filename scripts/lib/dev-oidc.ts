@@ -68,8 +68,8 @@ export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = D
   const issuer = `http://${host}:${port}`;
   const grants = new Map<string, Grant>();
   const refreshTokens = new Map<string, Issued>();
-  const accessTokens = new Map<string, Issued>();
-  const issuedTokens: IssuedToken[] = [];
+  /** In the order handed out, with the grant that asked (what `issued()` answers). */
+  const accessTokens = new Map<string, Issued & { grant: IssuedToken['grant'] }>();
 
   /** Redirects back with `code` (and `state`), the way the authorization response is defined. */
   function issueCode(res: ServerResponse, params: URLSearchParams, email: string, headers: Record<string, string> = {}): void {
@@ -115,8 +115,7 @@ export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = D
     });
     const refreshToken = token();
     refreshTokens.set(refreshToken, issued);
-    accessTokens.set(accessToken, issued);
-    issuedTokens.push({ email: issued.email, grant, accessToken });
+    accessTokens.set(accessToken, { ...issued, grant });
     send(res, 200, { access_token: accessToken, id_token: idToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: tokenTtlSeconds, scope: issued.scope });
   }
 
@@ -217,7 +216,7 @@ export async function startDevOidc({ key, port, host = '127.0.0.1', clientId = D
   });
   return {
     issuer,
-    issued: () => issuedTokens,
+    issued: () => [...accessTokens].map(([accessToken, { email, grant }]) => ({ email, grant, accessToken })),
     stop: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
