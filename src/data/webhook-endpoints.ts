@@ -1,4 +1,5 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, exists, ne, not, notExists, sql, type SQLWrapper } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from '../db/schema';
 import { MAX_ENDPOINTS_PER_TENANT } from '../domain/webhooks';
@@ -11,21 +12,37 @@ const timestamp = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
 const byId = (tenantId: string, id: string) => and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, id));
 
+/** Another enabled endpoint of the tenant whose URL is `url` (a value, or a column of the row being written). */
+function enabledEndpointWithUrl(db: Database, tenantId: string, url: string | SQLWrapper, exceptId: string) {
+  const others = alias(webhookEndpoints, 'others');
+  return db
+    .select({ id: others.id })
+    .from(others)
+    .where(and(eq(others.tenantId, tenantId), eq(others.status, 'enabled'), eq(others.url, url), ne(others.id, exceptId)));
+}
+
+export type EndpointInsert = { endpoint: WebhookEndpoint } | { refused: 'url_taken' | 'too_many' };
+
 /**
- * Inserts the endpoint unless the tenant already has the most it may have; in one statement, so
- * requests at once cannot pass the bound together. Answers the row, or undefined when refused.
+ * Inserts the (enabled) endpoint unless the tenant already has the most it may have or an enabled
+ * endpoint with the same URL; both in the INSERT itself, so requests at once cannot pass either
+ * check together. The batch then tells which one refused it.
  */
-export async function insertEndpointWithinBound(db: Database, row: NewEndpoint): Promise<WebhookEndpoint | undefined> {
-  const [, [inserted]] = await db.batch([
+export async function insertEndpointWithinBound(db: Database, row: NewEndpoint): Promise<EndpointInsert> {
+  const [, insertedRows, sameUrlRows] = await db.batch([
     // Every column in table order (drizzle's INSERT ... SELECT names them all).
     db.insert(webhookEndpoints).select(
       sql`select ${row.id}, ${row.tenantId}, ${row.url}, ${row.description}, ${JSON.stringify(row.eventTypes)}, 'enabled', ${row.secretCiphertext},
         null, null, null, null, ${timestamp}, ${timestamp}
-        where (select count(*) from ${webhookEndpoints} where tenant_id = ${row.tenantId}) < ${MAX_ENDPOINTS_PER_TENANT}`,
+        where (select count(*) from ${webhookEndpoints} where tenant_id = ${row.tenantId}) < ${MAX_ENDPOINTS_PER_TENANT}
+          and ${notExists(enabledEndpointWithUrl(db, row.tenantId, row.url, row.id))}`,
     ),
     db.select().from(webhookEndpoints).where(byId(row.tenantId, row.id)),
+    enabledEndpointWithUrl(db, row.tenantId, row.url, row.id).limit(1),
   ]);
-  return inserted;
+  const [inserted] = insertedRows;
+  if (inserted) return { endpoint: inserted };
+  return { refused: sameUrlRows.length > 0 ? 'url_taken' : 'too_many' };
 }
 
 export async function findEndpoint(db: Database, tenantId: string, id: string): Promise<WebhookEndpoint | undefined> {
@@ -63,6 +80,33 @@ export async function updateEndpoint(
     .where(and(byId(tenantId, id), sameSecret))
     .returning();
   return updated;
+}
+
+export type EndpointUpdate = { endpoint: WebhookEndpoint } | { refused: 'not_found' | 'url_taken' };
+
+/**
+ * A PATCH: applies `changes` unless the endpoint would become enabled with a URL another enabled
+ * endpoint of the tenant has (its URL changing, or it being enabled again). The check is in the
+ * UPDATE's WHERE, so two such writes at once cannot both pass it; an endpoint already enabled with
+ * its URL is never refused for it (an edit of its description, say).
+ */
+export async function updateEndpointUnlessUrlTaken(db: Database, tenantId: string, id: string, changes: Partial<typeof webhookEndpoints.$inferInsert>): Promise<EndpointUpdate> {
+  const url = changes.url ?? webhookEndpoints.url;
+  const status = changes.status ?? webhookEndpoints.status;
+  // In parentheses: drizzle's not() does not add them, and NOT binds tighter than AND.
+  const takesEnabledUrl = sql`(${status} = 'enabled' and (${webhookEndpoints.status} <> 'enabled' or ${webhookEndpoints.url} <> ${url})
+    and ${exists(enabledEndpointWithUrl(db, tenantId, url, id))})`;
+  const [updatedRows, stillThereRows] = await db.batch([
+    db
+      .update(webhookEndpoints)
+      .set({ ...changes, updatedAt: timestamp })
+      .where(and(byId(tenantId, id), not(takesEnabledUrl)))
+      .returning(),
+    db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(byId(tenantId, id)),
+  ]);
+  const [endpoint] = updatedRows;
+  if (endpoint) return { endpoint };
+  return { refused: stillThereRows.length > 0 ? 'url_taken' : 'not_found' };
 }
 
 /** The endpoint and its delivery log, in one transaction; its events stay for other endpoints. */

@@ -2,6 +2,7 @@
  * Webhook rules (docs/DECISIONS.md, "Webhooks"): when a failed delivery is tried again, when an
  * endpoint is given up on, and which targets may be called at all. Pure: no I/O, no clock.
  */
+import ipaddr from 'ipaddr.js';
 
 /**
  * Seconds to wait after the Nth failed attempt (index 0 = after the first). Exponential-ish, as in
@@ -45,48 +46,79 @@ export function isDelivered(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-function ipv4Octets(host: string): number[] | undefined {
-  const parts = host.split('.');
-  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part))) return undefined;
-  const octets = parts.map(Number);
-  return octets.every((octet) => octet <= 255) ? octets : undefined;
-}
+/**
+ * Name suffixes that only resolve inside a network (or nowhere), each refused with every name under
+ * it. Where each comes from:
+ * - RFC 6761 special-use names: `localhost` (loopback), `test`, `invalid`, `example` (the TLD only:
+ *   example.com is a registered public name);
+ * - RFC 6762 (multicast DNS): `local`; its appendix G lists names commonly used on private networks:
+ *   `intranet`, `internal`, `private`, `corp`, `home`, `lan`;
+ * - `arpa` (RFC 3172, infrastructure only), refused whole: it holds RFC 8375's `home.arpa` and the
+ *   reverse zones in-addr.arpa and ip6.arpa;
+ * - RFC 7686: `onion`; RFC 9476: `alt`;
+ * - ICANN reserved `internal` for private use (2024) and never delegates `corp`, `home`, `mail`
+ *   (name collisions with private networks);
+ * - conventions of private networks: `localdomain` (/etc/hosts), `svc` (Kubernetes service names;
+ *   `*.svc.cluster.local` is under `local` already).
+ */
+export const INTERNAL_NAME_SUFFIXES = [
+  'localhost',
+  'test',
+  'invalid',
+  'example',
+  'local',
+  'intranet',
+  'internal',
+  'private',
+  'corp',
+  'home',
+  'lan',
+  'arpa',
+  'onion',
+  'alt',
+  'mail',
+  'localdomain',
+  'svc',
+] as const;
 
-function isPrivateIpv4([a, b]: number[]): boolean {
-  return (
-    a === 0 || // "this" network
-    a === 10 ||
-    a === 127 || // loopback
-    (a === 100 && b! >= 64 && b! <= 127) || // carrier-grade NAT
-    (a === 169 && b === 254) || // link-local, cloud metadata
-    (a === 172 && b! >= 16 && b! <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 198 && (b === 18 || b === 19)) || // benchmarking
-    a! >= 224 // multicast and reserved
-  );
-}
+const PRIVATE_TARGET = 'Must not target a loopback, private or link-local address';
 
-function isPrivateIpv6(host: string): boolean {
-  const address = host.replace(/^\[|\]$/g, '').toLowerCase();
-  const mappedV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address)?.[1];
-  if (mappedV4) return isPrivateIpv4(ipv4Octets(mappedV4) ?? [0]);
-  if (/^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(address)) return true; // IPv4-mapped in hex form
-  return (
-    address === '::' ||
-    address === '::1' ||
-    /^f[cd]/.test(address) || // unique local fc00::/7
-    /^fe[89ab]/.test(address) || // link-local fe80::/10
-    /^ff/.test(address) // multicast
-  );
-}
-
-const INTERNAL_NAMES = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/;
+/** IPv6 global unicast (RFC 4291; the IANA IPv6 address space registry): everything else is special. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /**
- * Why `url` may not receive webhooks, or null when it may: https only, and no loopback, private or
- * link-local host (by IP literal or by a name that only resolves inside a network) unless private
- * targets are allowed (local development and tests only). Names are not resolved here: Workers
- * cannot reach private addresses through a public name's DNS record.
+ * Why an IP literal may not be a target, or null. Accepted: only what ipaddr.js names `unicast`,
+ * i.e. outside every block of the IANA IPv4 and IPv6 special-purpose address registries (and, for
+ * IPv6, inside 2000::/3). Every form embedding an IPv4 address is refused whole, never judged by
+ * its IPv4 part (docs/DECISIONS.md, "Webhooks"): IPv4-mapped and -translated (::ffff:0:0/96,
+ * ::ffff:0:0:0/96), IPv4-compatible (::/96, outside 2000::/3), NAT64 (64:ff9b::/96, 64:ff9b:1::/48),
+ * 6to4 (2002::/16) and Teredo (2001::/32).
+ */
+function addressProblem(host: string): string | null {
+  const address = host.startsWith('[') ? ipaddr.IPv6.parse(host.slice(1, -1)) : ipaddr.IPv4.parse(host);
+  const range = address.range();
+  if (address.kind() === 'ipv6' && range === 'unicast' && !address.match(GLOBAL_UNICAST_V6)) {
+    return `${PRIVATE_TARGET}, or any other address that is not globally reachable (outside 2000::/3)`;
+  }
+  return range === 'unicast' ? null : `${PRIVATE_TARGET}, or any other address that is not globally reachable (${range})`;
+}
+
+/** Why a host name may not be a target, or null: two non-empty labels or more, and no internal suffix. */
+function nameProblem(name: string): string | null {
+  const labels = name.split('.');
+  if (labels.length < 2 || labels.includes('')) return `${PRIVATE_TARGET}: a public host name has two non-empty labels or more`;
+  const internal = INTERNAL_NAME_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+  return internal ? `${PRIVATE_TARGET}: *.${internal} is a name of a local or internal network` : null;
+}
+
+/**
+ * Why `url` may not receive webhooks, or null when it may: https only, and no host that is not
+ * public (an IP literal outside global unicast, or a name that only resolves inside a network)
+ * unless private targets are allowed (local development and tests only). WHATWG URL parsing has
+ * already turned every IPv4 spelling (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) into a dotted
+ * quad and IPv6 into its canonical form, lowercased names and mapped full-width letters. Names are
+ * not resolved here: a public name that resolves to a private address is left to Cloudflare's
+ * egress, which sends a Worker's requests only to public Internet services (docs/DECISIONS.md).
  */
 export function targetProblem(url: string, allowPrivateTargets: boolean): string | null {
   let parsed: URL;
@@ -97,8 +129,17 @@ export function targetProblem(url: string, allowPrivateTargets: boolean): string
   }
   if (allowPrivateTargets) return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? null : 'Must be an http(s) URL';
   if (parsed.protocol !== 'https:') return 'Must be an https URL';
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
-  const octets = ipv4Octets(host);
-  const isPrivate = octets ? isPrivateIpv4(octets) : host.includes(':') ? isPrivateIpv6(host) : INTERNAL_NAMES.test(host) || !host.includes('.');
-  return isPrivate ? 'Must not target a loopback, private or link-local address' : null;
+  const host = parsed.hostname.replace(/\.+$/, '');
+  return host.startsWith('[') || ipaddr.IPv4.isValidFourPartDecimal(host) ? addressProblem(host) : nameProblem(host);
+}
+
+/**
+ * The form in which a target URL is stored and compared ("the same URL" of two endpoints): as
+ * `new URL()` serialises it (scheme and host lowercased, default port dropped, IP literals
+ * canonical), without the fragment, which is never sent. Path and query are kept as they are.
+ */
+export function normalizedTargetUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
 }

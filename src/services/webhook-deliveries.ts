@@ -63,18 +63,22 @@ async function signingSecrets(endpoint: WebhookEndpoint, encryptionKey: string, 
 
 type AttemptOutcome = { statusCode: number | null; error: string | null };
 
-/** One POST, signed per Standard Webhooks; redirects are not followed, slow answers time out. */
+/**
+ * One POST, signed per Standard Webhooks; redirects are not followed, slow answers time out. What
+ * a failed attempt records is the status code and our own description, never anything the receiver
+ * sent: its body is not read (it would turn a request aimed at an internal service into one whose
+ * answer can be read in the delivery log), and neither is the runtime's error text.
+ */
 async function post(url: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> {
   try {
     const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
-    const excerpt = isDelivered(response.status) ? '' : (await response.text().catch(() => '')).slice(0, 200);
     await response.body?.cancel().catch(() => undefined);
     if (isDelivered(response.status)) return { statusCode: response.status, error: null };
-    const redirect = response.status >= 300 && response.status < 400 ? ' (redirects are not followed)' : '';
-    return { statusCode: response.status, error: `HTTP ${response.status}${redirect}${excerpt ? `: ${excerpt}` : ''}` };
+    const redirect = response.status >= 300 && response.status < 400 ? ': redirects are not followed' : '';
+    return { statusCode: response.status, error: `Receiver answered HTTP ${response.status}${redirect}` };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    return { statusCode: null, error: timedOut ? `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `Could not connect: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300) };
+    return { statusCode: null, error: timedOut ? `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : 'Could not connect (no HTTP answer: DNS, TLS or connection failure)' };
   }
 }
 

@@ -1,8 +1,16 @@
 import { encryptSecret } from '../auth/secret-box';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { deleteEndpoint, findEndpoint, findEndpointPage, forgetEndpointPresence, insertEndpointWithinBound, updateEndpoint } from '../data/webhook-endpoints';
-import { MAX_ENDPOINTS_PER_TENANT, PREVIOUS_SECRET_TTL_MS, targetProblem } from '../domain/webhooks';
+import {
+  deleteEndpoint,
+  findEndpoint,
+  findEndpointPage,
+  forgetEndpointPresence,
+  insertEndpointWithinBound,
+  updateEndpoint,
+  updateEndpointUnlessUrlTaken,
+} from '../data/webhook-endpoints';
+import { MAX_ENDPOINTS_PER_TENANT, PREVIOUS_SECRET_TTL_MS, normalizedTargetUrl, targetProblem } from '../domain/webhooks';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { pageOf, type Page, type PageParams } from '../lib/paging';
@@ -23,26 +31,33 @@ function newSigningSecret(): string {
   return `whsec_${btoa(String.fromCharCode(...bytes))}`;
 }
 
-function assertTarget(url: string, settings: WebhookSettings): void {
+/** The URL as stored and compared (`normalizedTargetUrl`), once it is known to be a target allowed here. */
+function checkedTarget(url: string, settings: WebhookSettings): string {
   const problem = targetProblem(url, settings.allowPrivateTargets);
   if (problem) throw new ApiError('VALIDATION_FAILED', problem, { path: 'url' });
+  return normalizedTargetUrl(url);
 }
+
+/** Two enabled endpoints of a tenant never share a URL: each would receive every event twice. */
+const urlTaken = () => new ApiError('CONFLICT', 'Another enabled webhook endpoint of this tenant has this URL', { path: 'url' });
 
 /** Creates an enabled endpoint; its secret is answered here once and stored encrypted. */
 export async function createWebhookEndpoint(db: Database, settings: WebhookSettings, tenantId: string, input: CreateWebhookEndpointBody) {
-  assertTarget(input.url, settings);
+  const url = checkedTarget(input.url, settings);
   const secret = newSigningSecret();
-  const endpoint = await insertEndpointWithinBound(db, {
+  const result = await insertEndpointWithinBound(db, {
     id: newId('whe'),
     tenantId,
-    url: input.url,
+    url,
     description: input.description ?? '',
     eventTypes: input.event_types,
     secretCiphertext: await encryptSecret(settings.encryptionKey, secret),
   });
-  if (!endpoint) throw new ApiError('CONFLICT', `A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints: delete one first`);
+  if ('refused' in result) {
+    throw result.refused === 'url_taken' ? urlTaken() : new ApiError('CONFLICT', `A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints: delete one first`);
+  }
   forgetEndpointPresence(tenantId);
-  return { ...toWebhookEndpointView(endpoint), secret };
+  return { ...toWebhookEndpointView(result.endpoint), secret };
 }
 
 export async function listWebhookEndpoints(db: Database, tenantId: string, params: PageParams): Promise<Page<WebhookEndpointView>> {
@@ -56,19 +71,21 @@ export async function getWebhookEndpoint(db: Database, tenantId: string, id: str
   return toWebhookEndpointView(endpoint);
 }
 
-/** Enabling (again) clears why it was disabled and its failure streak: deliveries start afresh. */
+/**
+ * Enabling (again) clears why it was disabled and its failure streak: deliveries start afresh. An
+ * endpoint may not become enabled with the URL of another enabled one (409 at `url`).
+ */
 export async function updateWebhookEndpoint(db: Database, settings: WebhookSettings, tenantId: string, id: string, input: UpdateWebhookEndpointBody) {
-  if (input.url !== undefined) assertTarget(input.url, settings);
-  const updated = await updateEndpoint(db, tenantId, id, {
-    url: input.url,
+  const result = await updateEndpointUnlessUrlTaken(db, tenantId, id, {
+    url: input.url === undefined ? undefined : checkedTarget(input.url, settings),
     description: input.description,
     eventTypes: input.event_types,
     status: input.status,
     ...(input.status === undefined ? {} : { disabledReason: null, failingSince: null }),
   });
-  if (!updated) throw ApiError.notFound('Webhook endpoint');
+  if ('refused' in result) throw result.refused === 'url_taken' ? urlTaken() : ApiError.notFound('Webhook endpoint');
   forgetEndpointPresence(tenantId);
-  return toWebhookEndpointView(updated);
+  return toWebhookEndpointView(result.endpoint);
 }
 
 export async function deleteWebhookEndpoint(db: Database, tenantId: string, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * A real HTTP receiver for webhook tests (Node, started by the global setup on 127.0.0.1). Each
- * test posts to its own inbox `/hook/<inbox>`; the query decides the answer: `?status=500`,
+ * test posts to its own inbox `/hook/<inbox>`; the query decides the answer: `?status=500` (with
+ * `&body=<base64url>`, that text as its body: encoded, so the text is not in the endpoint's URL),
  * `?redirect=1` (302 to an inbox that would answer 200), `?hang=1` (answers after 12 s, past the
  * delivery timeout). `GET /received/<inbox>` lists what arrived, headers and raw body.
  */
@@ -36,7 +37,9 @@ export async function startWebhookReceiver(): Promise<{ url: string; stop: () =>
       setTimeout(() => response.writeHead(200).end('late'), 12_000).unref();
     } else {
       const status = Number(url.searchParams.get('status') ?? 200);
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `receiver says ${status}`);
+      const body = url.searchParams.get('body');
+      const answer = body === null ? (status < 300 ? 'ok' : `receiver says ${status}`) : Buffer.from(body, 'base64url').toString('utf8');
+      response.writeHead(status, { 'content-type': 'text/plain' }).end(answer);
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -14,7 +14,7 @@ import { db, portalCall, type TestMember } from './world';
 /** A request as the receiver (test/support/webhook-receiver.ts) recorded it. */
 export type ReceivedWebhook = { path: string; headers: Record<string, string>; body: string };
 
-/** A fresh inbox on the receiver and its URL; `query` chooses the receiver's answer (`status=500`, `redirect=1`, `hang=1`). */
+/** A fresh inbox on the receiver and its URL; `query` chooses the receiver's answer (`status=500`, `body=<base64url>`, `redirect=1`, `hang=1`). */
 export function newInbox(query = '') {
   const name = newId('inbox');
   return { name, url: `${env.TEST_WEBHOOK_RECEIVER_URL}/hook/${name}${query ? `?${query}` : ''}` };

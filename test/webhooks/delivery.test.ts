@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { env } from 'cloudflare:test';
 import { webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhooks';
@@ -49,7 +49,7 @@ describe('webhook delivery', () => {
     const { tenant, endpoint, inbox, delivery } = await oneEvent('status=503');
     await deliverWebhooks([delivery.id]);
     let [row] = await deliveriesOf(tenant.id);
-    expect(row).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503, lastError: 'HTTP 503: receiver says 503' });
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503, lastError: 'Receiver answered HTTP 503' });
     const wait = (Date.parse(row!.nextAttemptAt!) - Date.parse(row!.updatedAt)) / 1000;
     expect(Math.round(wait)).toBe(RETRY_DELAYS_SECONDS[0]);
 
@@ -81,6 +81,29 @@ describe('webhook delivery', () => {
     expect(await received(`${inbox.name}-redirected`)).toHaveLength(0);
   });
 
+  it("the receiver's answer is never stored, logged or returned: the log keeps the status code and our own description", async () => {
+    const secret = 'db password=hunter2-0xDEADBEEF';
+    const encoded = btoa(`internal error; ${secret}`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+    const { tenant, endpoint, delivery } = await oneEvent(`status=500&body=${encoded}`);
+    const logged = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level));
+    try {
+      await deliverWebhooks([delivery.id]);
+      await db().update(webhookEndpoints).set({ failingSince: secondsAgo(3 * 24 * 3600 + 5) }).where(eq(webhookEndpoints.id, endpoint.id));
+      await makeDue(delivery.id);
+      await deliverWebhooks([delivery.id]); // the second failure disables the endpoint, naming the last one
+    } finally {
+      for (const spy of logged) spy.mockRestore();
+    }
+    const log = await portalCall(tenant.owner, 'GET', path(tenant.id, `/${endpoint.id}/deliveries`));
+    expect(expectOk(log, 200, pageSchema(webhookDeliverySchema)).items[0]).toMatchObject({ attempts: 2, last_status_code: 500, last_error: 'Receiver answered HTTP 500' });
+    const got = await portalCall(tenant.owner, 'GET', path(tenant.id, `/${endpoint.id}`));
+    expect(expectOk(got, 200, webhookEndpointSchema).disabled_reason).toMatch(/\(last: Receiver answered HTTP 500\)$/);
+    for (const text of [log.text, got.text, JSON.stringify(await deliveriesOf(tenant.id)), JSON.stringify(logged.flatMap((spy) => spy.mock.calls))]) {
+      expect(text).not.toContain('hunter2');
+      expect(text).not.toContain('internal error');
+    }
+  });
+
   it('a receiver that does not answer within 10 seconds is a failed attempt', { timeout: 30_000 }, async () => {
     const { tenant, delivery } = await oneEvent('hang=1');
     await deliverWebhooks([delivery.id]);
@@ -96,7 +119,7 @@ describe('webhook delivery', () => {
 
     const got = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id, `/${endpoint.id}`)), 200, webhookEndpointSchema);
     expect(got.status).toBe('disabled');
-    expect(got.disabled_reason).toMatch(/^Disabled automatically at .+: every attempt failed since .+ \(last: HTTP 500: receiver says 500\)$/);
+    expect(got.disabled_reason).toMatch(/^Disabled automatically at .+: every attempt failed since .+ \(last: Receiver answered HTTP 500\)$/);
     expect((await deliveriesOf(tenant.id)).map((row) => row.status)).toEqual(['failed', 'failed']);
     // New changes are not recorded for a disabled endpoint.
     await createCustomerViaApi(key);

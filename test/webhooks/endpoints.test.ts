@@ -78,6 +78,34 @@ describe('webhook endpoints (portal)', () => {
     expect(error.errors[0]!.path).toBe(field);
   });
 
+  it.each([
+    'https://[::7f00:1]/x',
+    'https://[::ffff:0:7f00:1]/x',
+    'https://[64:ff9b::7f00:1]/x',
+    'https://[2002:7f00:1::]/x',
+    'https://[fec0::1]/x',
+    'https://[100::1]/x',
+    'https://localhost../x',
+    'https://192.0.0.1/x',
+    'https://192.0.2.1/x',
+    'https://198.51.100.1/x',
+    'https://203.0.113.1/x',
+    'https://192.88.99.1/x',
+    'https://2130706433/x',
+    'https://0x7f.1/x',
+    'https://hooks.corp/x',
+    'https://hooks.lan/x',
+    'https://wiki.intranet/x',
+    'https://api.default.svc/x',
+  ])('refuses the target %s (security review, issue 20) on create and on update: 422 at url', async (url) => {
+    const tenant = await createTenant();
+    const error = expectError(await deployedCall(tenant.owner.token, 'POST', path(tenant.id), { url, event_types: ['customer.created'] }), 422, 'VALIDATION_FAILED', /loopback, private or link-local/);
+    expect(error.errors[0]!.path).toBe('url');
+    const created = expectOk(await deployedCall(tenant.owner.token, 'POST', path(tenant.id), { url: 'https://hooks.partner.io/x', event_types: ['customer.created'] }), 201, webhookEndpointWithSecretSchema);
+    const refused = expectError(await deployedCall(tenant.owner.token, 'PATCH', path(tenant.id, `/${created.id}`), { url }), 422, 'VALIDATION_FAILED', /loopback, private or link-local/);
+    expect(refused.errors[0]!.path).toBe('url');
+  });
+
   it('accepts a public https target where private targets are not allowed, and refuses changing it to a private one', async () => {
     const tenant = await createTenant();
     const created = expectOk(await deployedCall(tenant.owner.token, 'POST', path(tenant.id), { url: 'https://hooks.example.com/loyalty', event_types: ['customer.created'] }), 201, webhookEndpointWithSecretSchema);
@@ -109,6 +137,65 @@ describe('webhook endpoints (portal)', () => {
     );
     expect(responses.filter((res) => res.status === 201)).toHaveLength(20);
     for (const res of responses.filter((res) => res.status !== 201)) expectError(res, 409, 'CONFLICT', /at most 20/);
+  });
+
+  it('one enabled endpoint per URL: a second is a 409 at url, compared as URL parsing serialises it', async () => {
+    const tenant = await createTenant();
+    const inbox = newInbox();
+    const first = await createEndpoint(tenant.owner, tenant.id, `${inbox.url}#first`, ['customer.created']);
+    expect(first.url).toBe(inbox.url); // stored without the fragment
+    const upper = inbox.url.replace('http://', 'HTTP://');
+    for (const url of [inbox.url, upper, `${inbox.url}#other`]) {
+      const error = expectError(await portalCall(tenant.owner, 'POST', path(tenant.id), { url, event_types: ['redemption.failed'] }), 409, 'CONFLICT', /Another enabled webhook endpoint of this tenant has this URL/);
+      expect(error.errors[0]!.path).toBe('url');
+    }
+    // Another path or query is another URL; another tenant may use the same one.
+    await createEndpoint(tenant.owner, tenant.id, `${inbox.url}?copy=1`, ['customer.created']);
+    const other = await createTenant();
+    await createEndpoint(other.owner, other.id, inbox.url, ['customer.created']);
+    // Disabled, the first one no longer holds the URL; enabled again while another has it, it is refused.
+    expectOk(await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${first.id}`), { status: 'disabled' }), 200, webhookEndpointSchema);
+    const second = await createEndpoint(tenant.owner, tenant.id, inbox.url, ['customer.created']);
+    const reenable = expectError(await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${first.id}`), { status: 'enabled' }), 409, 'CONFLICT', /has this URL/);
+    expect(reenable.errors[0]!.path).toBe('url');
+    // Changing another endpoint's url to the taken one is refused; editing the holder itself is not.
+    const third = await createEndpoint(tenant.owner, tenant.id, newInbox().url, ['customer.created']);
+    expectError(await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${third.id}`), { url: upper }), 409, 'CONFLICT', /has this URL/);
+    expectOk(await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${second.id}`), { url: inbox.url, description: 'same url', status: 'enabled' }), 200, webhookEndpointSchema);
+    // A disabled endpoint may take the URL; nothing changed by the refusals.
+    expectOk(await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${first.id}`), { url: inbox.url, description: 'parked' }), 200, webhookEndpointSchema);
+    const list = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id)), 200, pageSchema(webhookEndpointSchema));
+    expect(list.items.filter((endpoint) => endpoint.url === inbox.url && endpoint.status === 'enabled').map((endpoint) => endpoint.id)).toEqual([second.id]);
+    expect(list.items.find((endpoint) => endpoint.id === third.id)!.url).not.toBe(inbox.url);
+  });
+
+  it('five creates with the same URL at once: exactly one 201, the others 409 at url', async () => {
+    const tenant = await createTenant();
+    const url = newInbox().url;
+    const create = () => portalRequest(tenant.owner, 'POST', path(tenant.id), { url, event_types: ['customer.created'] });
+    // Every request is at its INSERT before any of them runs.
+    const { responses, held } = await race([create(), create(), create(), create(), create()], /^insert into "webhook_endpoints"/);
+    expect(held).toBe(5);
+    expect(responses.filter((res) => res.status === 201)).toHaveLength(1);
+    for (const res of responses.filter((res) => res.status !== 201)) expect(expectError(res, 409, 'CONFLICT', /has this URL/).errors[0]!.path).toBe('url');
+  });
+
+  it('three disabled endpoints with one URL enabled at once: exactly one 200, the others 409', async () => {
+    const tenant = await createTenant();
+    const url = newInbox().url;
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const endpoint = await createEndpoint(tenant.owner, tenant.id, url, ['customer.created']);
+      expectOk(await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${endpoint.id}`), { status: 'disabled' }), 200, webhookEndpointSchema);
+      ids.push(endpoint.id);
+    }
+    const enable = (id: string) => portalRequest(tenant.owner, 'PATCH', path(tenant.id, `/${id}`), { status: 'enabled' });
+    const { responses, held } = await race(ids.map(enable), /^update "webhook_endpoints"/);
+    expect(held).toBe(3);
+    expect(responses.filter((res) => res.status === 200)).toHaveLength(1);
+    for (const res of responses.filter((res) => res.status !== 200)) expectError(res, 409, 'CONFLICT', /has this URL/);
+    const list = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id)), 200, pageSchema(webhookEndpointSchema));
+    expect(list.items.filter((endpoint) => endpoint.status === 'enabled')).toHaveLength(1);
   });
 
   it('admins only: an editor and a viewer get 403 on every webhook route', async () => {

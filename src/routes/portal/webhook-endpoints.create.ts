@@ -14,7 +14,7 @@ const route = createRoute({
   tags: ['Webhooks'],
   summary: 'Create a webhook endpoint',
   description:
-    'The endpoint is enabled at once and receives the listed events, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Answers `secret` (`whsec_...`) this once. The URL must be https on the public internet (no loopback, private or link-local host); redirects are not followed. At most 20 endpoints per tenant (409). Admin and up.',
+    'The endpoint is enabled at once and receives the listed events, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Answers `secret` (`whsec_...`) this once. The URL must be https on the public internet (no loopback, private, link-local or other special-purpose address, no local or internal name); redirects are not followed. It is stored as URL parsing serialises it, without the fragment. At most 20 endpoints per tenant, and no two enabled ones with the same URL (409). Admin and up.',
   security: portalSecurity,
   request: { params: tenantParams, body: jsonBody(createWebhookEndpointBodySchema) },
   responses: {

@@ -14,12 +14,12 @@ const route = createRoute({
   tags: ['Webhooks'],
   summary: 'Update a webhook endpoint (url, description, events, enabled/disabled)',
   description:
-    'Partial update: only the fields sent change. Setting `status` clears `disabled_reason` and the failure streak; deliveries given up while disabled are sent again by replaying them. Admin and up.',
+    'Partial update: only the fields sent change. Setting `status` clears `disabled_reason` and the failure streak; deliveries given up while disabled are sent again by replaying them. The endpoint may not become enabled with the URL of another enabled endpoint (409 at `url`). Admin and up.',
   security: portalSecurity,
   request: { params: webhookEndpointParams, body: jsonBody(updateWebhookEndpointBodySchema) },
   responses: {
     200: okResponse(webhookEndpointSchema, 'The updated endpoint'),
-    ...errorResponses(401, 403, 404, 413, 415, 422),
+    ...errorResponses(401, 403, 404, 409, 413, 415, 422),
   },
 });
 
