@@ -1,13 +1,32 @@
 import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { apiKeys, type ApiKey, type ApiKeyStatus } from '../db/schema';
+import { MAX_ACTIVE_API_KEYS } from '../domain/api-keys';
 import { offsetOf, type PageParams } from '../lib/paging';
 
-export type NewApiKey = typeof apiKeys.$inferInsert;
+export type NewApiKey = Pick<
+  ApiKey,
+  'id' | 'tenantId' | 'keyId' | 'name' | 'label' | 'secretCiphertext' | 'secretPrefix' | 'secretSuffix' | 'expiresAt' | 'createdBy'
+>;
 
-export async function insertApiKey(db: Database, values: NewApiKey): Promise<ApiKey> {
-  const [key] = await db.insert(apiKeys).values(values).returning();
-  if (!key) throw new Error('api key insert returned nothing');
+const timestamp = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/**
+ * Inserts the key unless the tenant already has MAX_ACTIVE_API_KEYS active ones (at `nowIso`); the
+ * count is in the inserting statement, so creates at once cannot pass the cap together. Answers
+ * the row, or undefined when refused.
+ */
+export async function insertApiKeyWithinCap(db: Database, row: NewApiKey, nowIso: string): Promise<ApiKey | undefined> {
+  const active = and(eq(apiKeys.tenantId, row.tenantId), statusFilter('active', nowIso));
+  const [, [key]] = await db.batch([
+    // Every column in table order (drizzle's INSERT ... SELECT names them all).
+    db.insert(apiKeys).select(
+      sql`select ${row.id}, ${row.tenantId}, ${row.keyId}, ${row.name}, ${row.label}, ${row.secretCiphertext}, ${row.secretPrefix}, ${row.secretSuffix},
+        'active', ${row.expiresAt}, null, null, ${row.createdBy}, ${timestamp}, ${timestamp}
+        where (select count(*) from ${apiKeys} where ${active}) < ${MAX_ACTIVE_API_KEYS}`,
+    ),
+    db.select().from(apiKeys).where(and(eq(apiKeys.id, row.id), eq(apiKeys.tenantId, row.tenantId))),
+  ]);
   return key;
 }
 

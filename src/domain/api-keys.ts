@@ -18,6 +18,14 @@ export function normalizeExpiry(value: string | undefined): string | null {
   return value === undefined ? null : new Date(value).toISOString();
 }
 
+/**
+ * Active keys (neither revoked nor past `expires_at`) a tenant may hold at once. A backend needs one
+ * per service and environment, two of one while it rotates; 20 leaves room for that and bounds what
+ * each key costs (a row, cache entries, a per-key rate budget: minting keys must not buy load, and
+ * the per-tenant rate limit is what bounds a tenant's requests). Revoked and expired keys do not count.
+ */
+export const MAX_ACTIVE_API_KEYS = 20;
+
 /** 12 random bytes in base32: 20 characters of a-z and 2-7. */
 const KEY_ID_BYTES = 12;
 /** Every key id ever issued has this form; the gateway refuses anything else before any lookup. */

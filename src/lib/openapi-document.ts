@@ -15,9 +15,13 @@ type Implied = { status: DocumentedStatus; because: string; headers?: Extract<Op
 /** What a 429 carries (src/middleware/rate-limit.ts; draft-ietf-httpapi-ratelimit-headers). */
 const RATE_LIMITED_HEADERS = {
   'Retry-After': { description: 'Seconds to wait: the policy\'s whole window (the limiter does not say when its window ends).', schema: { type: 'integer' } },
-  RateLimit: { description: 'The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal).', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal).',
+    schema: { type: 'string' },
+  },
   'RateLimit-Policy': {
-    description: 'The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it.',
+    description:
+      'The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it.',
     schema: { type: 'string' },
   },
 } as const;
@@ -35,7 +39,7 @@ export function impliedStatuses(method: string, operation: Operation): Implied[]
   const implied: Implied[] = [];
   if (schemes.size > 0) implied.push({ status: 401, because: 'UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong' });
   if (schemes.size > 0) {
-    const because = 'RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit';
+    const because = 'RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit';
     implied.push({ status: 429, because, headers: RATE_LIMITED_HEADERS });
   }
   if (locations.has('path')) implied.push({ status: 404, because: 'NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours)' });

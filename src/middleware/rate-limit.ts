@@ -5,7 +5,8 @@ import type { AccountEnv, AppEnv, GatewayEnv } from '../env';
 import type { RateLimitQuota } from '../lib/env-fields';
 import { ApiError } from '../lib/errors';
 
-export type RateLimitOptions<E extends AppEnv> = {
+/** One budget a request spends: who spends it, counted by which binding, stated as which policy. */
+export type RateLimitBudget<E extends AppEnv> = {
   /** The policy's name in `RateLimit-Policy` and `RateLimit` (a structured-field string). */
   policy: string;
   /** Who spends the budget, for the 429's message ("API key", "account"). */
@@ -19,42 +20,60 @@ export type RateLimitOptions<E extends AppEnv> = {
 };
 
 /**
- * Counts the request against its caller's budget in a Workers Rate Limiting binding; over it, 429
- * RATE_LIMITED. Runs after authentication: a request that fails it never reaches a budget, so
- * nobody can spend another caller's.
+ * Counts the request against each of its caller's budgets in Workers Rate Limiting bindings; over
+ * one, 429 RATE_LIMITED naming it. Runs after authentication: a request that fails it never reaches
+ * a budget, so nobody can spend another caller's.
+ *
+ * Budgets are counted one after the other, in the order given, and the first that refuses answers:
+ * the ones after it are not spent (a binding cannot give a count back). So the narrow budget comes
+ * first: a key refused its own budget does not go on spending its tenant's, which its other keys
+ * share (docs/DECISIONS.md, "Rate limits").
  *
  * Headers (draft-ietf-httpapi-ratelimit-headers, structured fields): every counted response carries
- * `RateLimit-Policy: "<policy>";q=<limit>;w=<period>`. The binding answers only yes or no, so the
- * available quota is known only when it is none: the 429 alone carries `RateLimit: "<policy>";r=0;t=<period>`
- * and `Retry-After: <period>`. The binding does not say when its window ends either, so both are a
- * whole period, the longest a window lasts.
+ * every budget's `"<policy>";q=<limit>;w=<period>` in one `RateLimit-Policy` list. The binding answers
+ * only yes or no, so the available quota is known only when it is none: the 429 alone carries
+ * `RateLimit: "<policy>";r=0;t=<period>` of the budget that ran out and `Retry-After: <period>`. The
+ * binding does not say when its window ends either, so both are a whole period, the longest a window lasts.
  *
- * @example app.use('*', gatewayAuth(), limitPerApiKey(), idempotency())
+ * @example app.use('*', gatewayAuth(), limitPerApiKeyAndTenant(), idempotency())
  */
-export function rateLimit<E extends AppEnv>(options: RateLimitOptions<E>) {
+export function rateLimit<E extends AppEnv>(...budgets: [RateLimitBudget<E>, ...RateLimitBudget<E>[]]) {
   return createMiddleware<E>(async function rateLimit(c, next) {
     const config: Config = c.get('config');
-    const { limit, period } = options.quota(config);
-    c.header('RateLimit-Policy', `"${options.policy}";q=${limit};w=${period}`);
-    const { success } = await options.limiter(c.env).limit({ key: options.key(c) });
-    if (!success) {
-      c.header('RateLimit', `"${options.policy}";r=0;t=${period}`);
+    const quotas = budgets.map((budget) => ({ budget, ...budget.quota(config) }));
+    c.header('RateLimit-Policy', quotas.map(({ budget, limit, period }) => `"${budget.policy}";q=${limit};w=${period}`).join(', '));
+    for (const { budget, limit, period } of quotas) {
+      const { success } = await budget.limiter(c.env).limit({ key: budget.key(c) });
+      if (success) continue;
+      c.header('RateLimit', `"${budget.policy}";r=0;t=${period}`);
       c.header('Retry-After', String(period));
-      throw new ApiError('RATE_LIMITED', `Rate limit exceeded: at most ${limit} requests per ${period} s per ${options.per}; retry after ${period} s`);
+      throw new ApiError('RATE_LIMITED', `Rate limit exceeded: at most ${limit} requests per ${period} s per ${budget.per}; retry after ${period} s`);
     }
     await next();
   });
 }
 
-/** Gateway: per verified API key (its row id), after gatewayAuth. */
-export const limitPerApiKey = () =>
-  rateLimit<GatewayEnv>({
-    policy: 'per-key',
-    per: 'API key',
-    limiter: (env) => env.GATEWAY_RATE_LIMITER,
-    quota: (config) => config.GATEWAY_RATE_LIMIT,
-    key: (c) => c.get('gatewayAuth').apiKeyId,
-  });
+/**
+ * Gateway, after gatewayAuth: per verified API key (its row id), then per tenant over all its keys
+ * (minting keys must not multiply a tenant's budget).
+ */
+export const limitPerApiKeyAndTenant = () =>
+  rateLimit<GatewayEnv>(
+    {
+      policy: 'per-key',
+      per: 'API key',
+      limiter: (env) => env.GATEWAY_RATE_LIMITER,
+      quota: (config) => config.GATEWAY_RATE_LIMIT,
+      key: (c) => c.get('gatewayAuth').apiKeyId,
+    },
+    {
+      policy: 'per-tenant',
+      per: 'tenant (all its API keys)',
+      limiter: (env) => env.TENANT_RATE_LIMITER,
+      quota: (config) => config.TENANT_RATE_LIMIT,
+      key: (c) => c.get('gatewayAuth').tenantId,
+    },
+  );
 
 /** Portal and the platform routes of a signed-in person (/user/me, /tenants): per account, after its token is verified. */
 export const limitPerAccount = () =>

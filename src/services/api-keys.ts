@@ -2,8 +2,8 @@ import { encryptSecret } from '../auth/secret-box';
 import type { Database } from '../db/client';
 import type { ApiKeyStatus } from '../db/schema';
 import { cacheApiKey } from '../data/api-key-cache';
-import { findApiKeyPage, insertApiKey, markApiKeyRevoked } from '../data/api-keys';
-import { generateCredential, normalizeExpiry } from '../domain/api-keys';
+import { findApiKeyPage, insertApiKeyWithinCap, markApiKeyRevoked } from '../data/api-keys';
+import { generateCredential, MAX_ACTIVE_API_KEYS, normalizeExpiry } from '../domain/api-keys';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { pageOf, type Page, type PageParams } from '../lib/paging';
@@ -15,11 +15,12 @@ export type CreateApiKeyInput = { name: string; label?: string; expiresAt?: stri
 
 /**
  * Creates a key; the plaintext secret is returned here once and only stored encrypted. The key is
- * cached at once so its first gateway request needs no D1 lookup.
+ * cached at once so its first gateway request needs no D1 lookup. A tenant holding
+ * MAX_ACTIVE_API_KEYS active keys is refused (409) until it revokes one.
  */
 export async function createApiKey(db: Database, kv: KVNamespace, encryptionKey: string, tenantId: string, input: CreateApiKeyInput) {
   const credential = generateCredential();
-  const key = await insertApiKey(db, {
+  const row = {
     id: newId('apk'),
     tenantId,
     keyId: credential.keyId,
@@ -30,7 +31,9 @@ export async function createApiKey(db: Database, kv: KVNamespace, encryptionKey:
     secretSuffix: credential.secretSuffix,
     expiresAt: normalizeExpiry(input.expiresAt),
     createdBy: input.createdBy ?? null,
-  });
+  };
+  const key = await insertApiKeyWithinCap(db, row, isoNow());
+  if (!key) throw new ApiError('CONFLICT', `A tenant has at most ${MAX_ACTIVE_API_KEYS} active API keys (neither revoked nor expired): revoke one first`);
   await cacheApiKey(kv, key);
   return { record: toApiKeyView(key), secret: credential.secret };
 }

@@ -52,6 +52,9 @@ describe('a missing or malformed variable', () => {
     ['GATEWAY_RATE_LIMIT', undefined, /^GATEWAY_RATE_LIMIT is not set: it states the limit of the GATEWAY_RATE_LIMITER binding/],
     ['GATEWAY_RATE_LIMIT', `${SECRET_LOOKING}/60`, /^GATEWAY_RATE_LIMIT must be limit\/period/],
     ['PORTAL_RATE_LIMIT', '300/30', /^PORTAL_RATE_LIMIT must be limit\/period .* \(period 10 or 60\)$/],
+    ['TENANT_RATE_LIMITER', undefined, /^TENANT_RATE_LIMITER is not bound \(rate limiting/],
+    ['TENANT_RATE_LIMIT', undefined, /^TENANT_RATE_LIMIT is not set: it states the limit of the TENANT_RATE_LIMITER binding/],
+    ['TENANT_RATE_LIMIT', `${SECRET_LOOKING}/60`, /^TENANT_RATE_LIMIT must be limit\/period as in the TENANT_RATE_LIMITER binding/],
   ] as const)('%s = %j: 503 SERVICE_MISCONFIGURED on every surface, naming it, never its value', async (name, value, message) => {
     for (const [method, path] of routes) {
       const res = await call({ [name]: value }, method, path);

@@ -2,7 +2,6 @@ import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { hmacHex, signingString } from '../../src/auth/signature';
-import { insertApiKey } from '../../src/data/api-keys';
 import { generateCredential } from '../../src/domain/api-keys';
 import { revokeApiKey } from '../../src/services/api-keys';
 import { apiKeys, customers, idempotencyRecords, internalTransactions } from '../../src/db/schema';
@@ -138,16 +137,20 @@ describe('gateway authentication: timestamp (checked first, without the secret)'
 
   it('rejects a stale timestamp before looking at the key or its secret', async () => {
     const tenant = await createTenant();
-    const broken = await insertApiKey(db(), {
-      id: newId('apk'),
-      tenantId: tenant.id,
-      keyId: generateCredential().keyId,
-      name: 'corrupt',
-      label: 'corrupt',
-      secretCiphertext: 'not.a-ciphertext',
-      secretPrefix: 'sk_',
-      secretSuffix: 'xxxx',
-    });
+    const broken = await db()
+      .insert(apiKeys)
+      .values({
+        id: newId('apk'),
+        tenantId: tenant.id,
+        keyId: generateCredential().keyId,
+        name: 'corrupt',
+        label: 'corrupt',
+        secretCiphertext: 'not.a-ciphertext',
+        secretPrefix: 'sk_',
+        secretSuffix: 'xxxx',
+      })
+      .returning()
+      .get();
     const key = { id: broken.id, keyId: broken.keyId, secret: 'sk_irrelevant', tenantId: tenant.id };
     const stale = String(unixSeconds() - TOLERANCE - 60);
     expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp: stale }), 'Timestamp is not current');

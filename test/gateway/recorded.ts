@@ -3,7 +3,7 @@ import { createApp } from '../../src/app';
 import { encryptSecret } from '../../src/auth/secret-box';
 import { signRequest } from '../../src/auth/signature';
 import { kvKey } from '../../src/data/api-key-cache';
-import { insertApiKey } from '../../src/data/api-keys';
+import { apiKeys } from '../../src/db/schema';
 import { generateCredential } from '../../src/domain/api-keys';
 import { newId } from '../../src/lib/ids';
 import { BASE, type JsonResponse } from '../support/http';
@@ -87,16 +87,20 @@ export const isSelect = (sql: string) => /^\s*select\b/i.test(sql);
 /** A key only D1 knows (no isolate memory, no KV entry): the first request of a cold location. */
 export async function uncachedKey(tenantId: string, options: { inKv?: boolean } = {}): Promise<TestApiKey> {
   const credential = generateCredential();
-  const row = await insertApiKey(db(), {
-    id: newId('apk'),
-    tenantId,
-    keyId: credential.keyId,
-    name: 'uncached',
-    label: 'uncached',
-    secretCiphertext: await encryptSecret(env.API_KEY_ENCRYPTION_KEY, credential.secret),
-    secretPrefix: credential.secretPrefix,
-    secretSuffix: credential.secretSuffix,
-  });
+  const row = await db()
+    .insert(apiKeys)
+    .values({
+      id: newId('apk'),
+      tenantId,
+      keyId: credential.keyId,
+      name: 'uncached',
+      label: 'uncached',
+      secretCiphertext: await encryptSecret(env.API_KEY_ENCRYPTION_KEY, credential.secret),
+      secretPrefix: credential.secretPrefix,
+      secretSuffix: credential.secretSuffix,
+    })
+    .returning()
+    .get();
   if (options.inKv) {
     const { id, keyId, secretCiphertext, status, expiresAt } = row;
     await env.KV.put(kvKey(keyId), JSON.stringify({ id, keyId, tenantId, secretCiphertext, status, expiresAt }));

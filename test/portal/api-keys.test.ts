@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pageSchema } from '../../src/lib/paging';
 import { apiKeySchema, createdApiKeySchema } from '../../src/schemas/api-key';
 import { expectError, expectOk } from '../support/http';
+import { portalRequest, race } from '../support/race';
 import { addMember, createTenant, createTestApiKey, gatewayCall, portalCall, type TestMember } from '../support/world';
 
 const keysPath = (tenantId: string) => `/api/v1/tenant/${tenantId}/api-keys`;
@@ -79,6 +80,42 @@ describe('POST /tenant/{tenantId}/api-keys', () => {
   it('answers 401 without a token', async () => {
     const tenant = await createTenant();
     expectError(await portalCall({ token: '' }, 'POST', keysPath(tenant.id), { name: 'k' }), 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('POST /tenant/{tenantId}/api-keys: at most 20 active keys per tenant', () => {
+  const atTheCap = 'A tenant has at most 20 active API keys (neither revoked nor expired): revoke one first';
+
+  it('one more is 409 until one is revoked; revoked and expired keys do not count, nor another tenant’s', async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    await createTestApiKey(tenant.id, { expiresAt: '2020-01-01T00:00:00.000Z' });
+    const revoked = await createKey(tenant.owner, tenant.id, { name: 'Revoked' });
+    expectOk(await portalCall(tenant.owner, 'POST', revokePath(tenant.id, revoked.id)), 200, apiKeySchema);
+    await Promise.all(Array.from({ length: 19 }, () => createTestApiKey(tenant.id)));
+    await createTestApiKey(other.id);
+
+    const twentieth = await createKey(tenant.owner, tenant.id, { name: 'Twentieth' });
+    const refused = expectError(await portalCall(tenant.owner, 'POST', keysPath(tenant.id), { name: 'One more' }), 409, 'CONFLICT', atTheCap);
+    expect(refused.errors).toEqual([{ path: '', message: atTheCap }]);
+    expect((await listKeys(tenant.owner, tenant.id, '?status=active')).total_count).toBe(20);
+
+    expectOk(await portalCall(tenant.owner, 'POST', revokePath(tenant.id, twentieth.id)), 200, apiKeySchema);
+    await createKey(tenant.owner, tenant.id, { name: 'In its place' });
+    expectError(await portalCall(tenant.owner, 'POST', keysPath(tenant.id), { name: 'One more' }), 409, 'CONFLICT', atTheCap);
+  });
+
+  it('creates at once cannot pass the cap: exactly the room left succeeds (forced race)', async () => {
+    const tenant = await createTenant();
+    await Promise.all(Array.from({ length: 17 }, () => createTestApiKey(tenant.id)));
+    const requests = Array.from({ length: 6 }, (_, i) => portalRequest(tenant.owner, 'POST', keysPath(tenant.id), { name: `Racing ${i}` }));
+    const { responses, held } = await race(requests, /insert into "api_keys"/);
+    expect(held).toBe(6);
+    const created = responses.filter((res) => res.status === 201);
+    expect(created).toHaveLength(3);
+    for (const res of created) expectOk(res, 201, createdApiKeySchema);
+    for (const res of responses.filter((res) => res.status !== 201)) expectError(res, 409, 'CONFLICT', atTheCap);
+    expect((await listKeys(tenant.owner, tenant.id, '?status=active')).total_count).toBe(20);
   });
 });
 

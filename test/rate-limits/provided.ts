@@ -2,7 +2,7 @@
  * What vitest.config.mts (Node) reads from wrangler.toml for test/rate-limits/configuration.test.ts:
  * per environment ("(top level)", "staging", ...) its rate limiters and its vars.
  */
-export type WranglerRateLimits = { ratelimits: { name: string; simple: { limit: number; period: number } }[]; vars: Record<string, unknown> };
+export type WranglerRateLimits = { ratelimits: { name: string; namespace_id: string; simple: { limit: number; period: number } }[]; vars: Record<string, unknown> };
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -3,7 +3,7 @@ import type { GatewayEnv } from '../../env';
 import { gatewayAuth } from '../../middleware/gateway-auth';
 import { idempotency } from '../../middleware/idempotency';
 import { dispatchWebhooksAfterWrites } from '../../middleware/webhook-dispatch';
-import { limitPerApiKey } from '../../middleware/rate-limit';
+import { limitPerApiKeyAndTenant } from '../../middleware/rate-limit';
 import { registerGatewayCustomerAttributesPut } from './customer-attributes.put';
 import { registerGatewayInternalTransactionGet } from './internal-transactions.get';
 import { registerGatewayInternalTransactionsList } from './internal-transactions.list';
@@ -22,9 +22,10 @@ import { registerGatewayRedemptionsGet } from './redemptions.get';
 export function gatewayApp() {
   const app = createRouter<GatewayEnv>();
   app.use('*', gatewayAuth());
-  // Counted per key once the signature is verified; a 429 comes before the idempotency claim, so a
-  // retry with the same X-Idempotency-Key (even the same signed request) is not refused as in use.
-  app.use('*', limitPerApiKey());
+  // Counted per key, then per tenant, once the signature is verified; a 429 comes before the
+  // idempotency claim, so a retry with the same X-Idempotency-Key (even the same signed request) is
+  // not refused as in use.
+  app.use('*', limitPerApiKeyAndTenant());
   // Every POST/PUT/PATCH/DELETE below runs at most once per X-Idempotency-Key.
   app.use('*', idempotency());
   app.use('*', dispatchWebhooksAfterWrites<GatewayEnv>((c) => c.get('gatewayAuth').tenantId));

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { PortalEnv } from '../../env';
+import { MAX_ACTIVE_API_KEYS } from '../../domain/api-keys';
 import { assertCan } from '../../domain/permissions';
 import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
 import { createApiKeyBodySchema, createdApiKeySchema } from '../../schemas/api-key';
@@ -13,13 +14,12 @@ const route = createRoute({
   operationId: 'createApiKey',
   tags: ['API keys'],
   summary: 'Create an API key for the gateway',
-  description:
-    'Answers the record plus `secret`, the HMAC signing secret, this once: no read returns it again. A lost secret is replaced (create another key, then revoke this one), not recovered.',
+  description: `Answers the record plus \`secret\`, the HMAC signing secret, this once: no read returns it again. A lost secret is replaced (create another key, then revoke this one), not recovered. A tenant holds at most ${MAX_ACTIVE_API_KEYS} active keys (revoked and expired ones do not count): one more is 409 CONFLICT, revoke one first.`,
   security: portalSecurity,
   request: { params: tenantParams, body: jsonBody(createApiKeyBodySchema) },
   responses: {
     201: okResponse(createdApiKeySchema, 'The new key with its secret'),
-    ...errorResponses(400, 401, 403, 404, 413, 415, 422),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
   },
 });
 
