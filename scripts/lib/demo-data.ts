@@ -4,9 +4,9 @@
  */
 
 export const TIERS = [
-  { tier_name: 'Bronze', min_xp_threshold: 0, benefits_description: 'Member prices and a birthday treat', color: '#cd7f32', icon: 'medal-bronze' },
-  { tier_name: 'Silver', min_xp_threshold: 500, benefits_description: 'Free size upgrade and early access to seasonal drinks', color: '#c0c0c0', icon: 'medal-silver' },
-  { tier_name: 'Gold', min_xp_threshold: 2000, benefits_description: 'Free drink every month, invitations to tastings', color: '#ffd700', icon: 'medal-gold' },
+  { tier_name: 'Bronze', min_xp_threshold: 0, benefits_description: 'Member prices and a birthday treat', color: '#cd7f32', icon: 'https://cdn.example.com/tiers/bronze.svg' },
+  { tier_name: 'Silver', min_xp_threshold: 500, benefits_description: 'Free size upgrade and early access to seasonal drinks', color: '#c0c0c0', icon: 'https://cdn.example.com/tiers/silver.svg' },
+  { tier_name: 'Gold', min_xp_threshold: 2000, benefits_description: 'Free drink every month, invitations to tastings', color: '#ffd700', icon: 'https://cdn.example.com/tiers/gold.svg' },
 ] as const;
 
 export type TierName = (typeof TIERS)[number]['tier_name'];

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { apiKeyStatuses } from '../db/schema';
-import { dateTime, trimmedText } from './common';
+import { dateTime, optionalText, trimmedText } from './common';
 
 const apiKeyFields = {
   id: z.string(),
@@ -33,7 +33,7 @@ export const createdApiKeySchema = z
 export const createApiKeyBodySchema = z
   .strictObject({
     name: trimmedText(100).openapi({ example: 'Production backend' }),
-    label: z.string().max(100).trim().optional().openapi({ description: 'Defaults to the name', example: 'prod-eu' }),
+    label: optionalText(100, 'one').trim().optional().openapi({ description: 'Defaults to the name', example: 'prod-eu' }),
     expires_at: z.iso
       .datetime({ offset: true })
       .refine((value) => Date.parse(value) > Date.now(), 'Must be in the future')

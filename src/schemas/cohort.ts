@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { cohortOperators, cohortOps, MAX_CONTAINS_LENGTH, MAX_IN_ITEMS, predicateTypes } from '../domain/cohort-ops';
-import { dateTime, trimmedText } from './common';
+import { dateTime, optionalText, trimmedText } from './common';
 
 /** Rule-size limits (docs/DECISIONS.md, Cohorts at scale); the others are in domain/cohort-rules.ts. */
 export const MAX_PREDICATES = 20;
@@ -40,7 +40,7 @@ export type CohortRulesInput = z.infer<typeof cohortRulesInputSchema>;
 export const createCohortBodySchema = z
   .strictObject({
     name: trimmedText(200).openapi({ example: 'Blue lovers' }),
-    description: z.string().max(2000).default(''),
+    description: optionalText(2000, 'many').default(''),
     rules: cohortRulesInputSchema,
   })
   .openapi('CreateCohortBody');
@@ -51,7 +51,7 @@ export type CreateCohortInput = z.infer<typeof createCohortBodySchema>;
 export const updateCohortBodySchema = z
   .strictObject({
     name: createCohortBodySchema.shape.name.optional(),
-    description: z.string().max(2000).optional(),
+    description: optionalText(2000, 'many').optional(),
     rules: cohortRulesInputSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Give at least one of name, description, rules')

@@ -1,13 +1,30 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_XP_AMOUNT } from '../domain/ledger';
+import { freeFormJsonProblem, MAX_JSON_BYTES, MAX_JSON_DEPTH } from '../lib/json-bounds';
 
 export const dateTime = z.string().openapi({ format: 'date-time', example: '2026-11-21T12:00:00.000Z' });
 
 /**
- * Any JSON value, `null` included (spec: "any JSON, nullable"); stored and answered as sent. The key
- * itself is required (`.optional()` where it may be left out).
+ * Any JSON value, `null` included (spec: "any JSON, nullable"), as answered. The key itself is
+ * required (`.optional()` where it may be left out).
  */
 export const anyJson = z.unknown().nonoptional().openapi({ description: 'Any JSON value (object, array, string, number, boolean or null)', example: { order_id: 'ord_123' } });
+
+/**
+ * Free-form JSON a client sends (`metadata`): any JSON value, stored and answered as sent, within
+ * one shared bound (src/lib/json-bounds.ts; docs/DECISIONS.md, Free-form JSON and display text).
+ */
+export const freeFormJson = z
+  .unknown()
+  .nonoptional()
+  .superRefine((value, ctx) => {
+    const problem = freeFormJsonProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .openapi({
+    description: `Any JSON value (object, array, string, number, boolean or null), nesting objects and arrays at most ${MAX_JSON_DEPTH} levels deep and at most ${MAX_JSON_BYTES} bytes as compact JSON (UTF-8); beyond either, 422 at this field`,
+    example: { order_id: 'ord_123' },
+  });
 
 export const tenantBriefSchema = z.strictObject({ id: z.string(), name: z.string(), slug: z.string() }).openapi('TenantBrief');
 export const userBriefSchema = z.strictObject({ id: z.string(), username: z.string(), email: z.string() }).openapi('UserBrief');
@@ -39,28 +56,77 @@ export function pathId(name: string, description?: string) {
   return resourceId.openapi({ param: { name, in: 'path' }, description });
 }
 
+/** C0 controls, DEL and C1 controls (U+0000-U+001F, U+007F-U+009F). */
 const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f';
-/** No control characters (U+0000-U+001F, U+007F-U+009F). */
-export const NO_CONTROL_CHARACTERS = new RegExp(`^[^${CONTROL}]*$`);
-/** The same, with at least one character that is not whitespace. */
-const NOT_BLANK_NOR_CONTROL = new RegExp(`^[^${CONTROL}]*[^\\s${CONTROL}][^${CONTROL}]*$`);
+/** The same but tab, line feed and carriage return, which text spanning lines keeps (CRLF line ends come from Windows backends). */
+const CONTROL_BUT_LINE_BREAKS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f';
+/**
+ * Unicode bidirectional controls, exactly `\p{Bidi_Control}` (unit-tested): they reorder how the
+ * text around them is shown, so a name can display as something else (U+202E reverses it).
+ */
+const BIDI_CONTROL = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
 
-/** Free text a client filters by (the value of a trimmedPlainText field): bounded, no control characters. */
+/** One line (names, titles, labels, symbols, ids) or several (descriptions, notes). */
+export type Lines = 'one' | 'many';
+
+/** The characters each kind of text refuses, as the body of a regex character class. */
+export const REFUSED: Record<Lines, string> = { one: CONTROL + BIDI_CONTROL, many: CONTROL_BUT_LINE_BREAKS + BIDI_CONTROL };
+const REFUSED_IN_WORDS: Record<Lines, string> = {
+  one: 'control characters (U+0000-U+001F, U+007F-U+009F) and bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) are refused',
+  many: 'control characters other than tab, line feed and carriage return (U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+007F-U+009F) and bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) are refused',
+};
+
+/** The documented patterns: text without a refused character, and the same with a character that is not whitespace. */
+export const textPatterns = {
+  one: new RegExp(`^[^${REFUSED.one}]*$`),
+  many: new RegExp(`^[^${REFUSED.many}]*$`),
+  oneNotBlank: new RegExp(`^[^${REFUSED.one}]*[^\\s${REFUSED.one}][^${REFUSED.one}]*$`),
+  manyNotBlank: new RegExp(`^[^${REFUSED.many}]*[^\\s${REFUSED.many}][^${REFUSED.many}]*$`),
+} as const;
+
+const refusedCharacter: Record<Lines, RegExp> = { one: new RegExp(`[${REFUSED.one}]`), many: new RegExp(`[${REFUSED.many}]`) };
+
+/** Why a text is refused (the documented pattern alone decides; this only explains), else undefined. */
+function textProblem(value: string, lines: Lines, blank: 'allowed' | 'refused'): string | undefined {
+  const refused = refusedCharacter[lines].exec(value)?.[0];
+  if (refused !== undefined) {
+    const codePoint = `U+${refused.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return `Must not contain ${codePoint}: ${REFUSED_IN_WORDS[lines]}`;
+  }
+  if (blank === 'refused' && !/\S/.test(value)) return 'Must not be blank';
+  return undefined;
+}
+
+/** A string of at most `max` characters (as sent) checked by textProblem, documented by its exact pattern. */
+function checkedText(max: number, lines: Lines, blank: 'allowed' | 'refused') {
+  const pattern = textPatterns[`${lines}${blank === 'refused' ? 'NotBlank' : ''}` as const];
+  return z
+    .string()
+    .max(max)
+    .superRefine((value, ctx) => {
+      const problem = textProblem(value, lines, blank);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .openapi({ pattern: pattern.source });
+}
+
+/** Free text a client filters by (the value of a trimmedText field): 1 to `max` characters, one line, not trimmed. */
 export function plainText(max: number) {
-  return z.string().min(1).max(max).regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters');
+  return checkedText(max, 'one', 'allowed').min(1);
 }
 
 /**
- * Text stored trimmed. The bounds apply to the value as sent and "not blank" is a `pattern`
- * (JS `\s` is exactly what `trim()` removes), so the document states exactly what passes.
+ * Text stored trimmed, not blank: one line (names, titles, symbols, ids) unless `lines` is 'many'
+ * (notes). The bounds apply to the value as sent and the pattern states exactly what passes (JS `\s`
+ * is exactly what `trim()` removes).
  */
-export function trimmedText(max: number) {
-  return z.string().max(max).regex(/\S/, 'Must not be blank').trim();
+export function trimmedText(max: number, lines: Lines = 'one') {
+  return checkedText(max, lines, 'refused').trim();
 }
 
-/** trimmedText without control characters: for values clients also filter by. */
-export function trimmedPlainText(max: number) {
-  return z.string().max(max).regex(NOT_BLANK_NOR_CONTROL, 'Must not be blank or contain control characters').trim();
+/** Text that may be empty, not trimmed: one-line labels, or descriptions spanning lines. */
+export function optionalText(max: number, lines: Lines) {
+  return checkedText(max, lines, 'allowed');
 }
 
 /**

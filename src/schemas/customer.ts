@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { customerStatuses } from '../db/schema';
 import { countries } from '../domain/countries';
 import { pageQuery } from '../lib/paging';
-import { dateTime, emailAddress, nullableRef, plainText, trimmedPlainText, trimmedText, xpString } from './common';
+import { dateTime, emailAddress, nullableRef, plainText, trimmedText, xpString } from './common';
 
 /** The tier a customer is in: the highest `min_xp_threshold` not above `lifetime_xp`. */
 export const customerTierSchema = z.strictObject({ id: z.string(), tier_name: z.string() }).openapi('CustomerTier');
@@ -47,7 +47,7 @@ const countryCode = z
  */
 export const upsertCustomerBodySchema = z
   .strictObject({
-    external_id: trimmedPlainText(255).openapi({ example: 'user-42' }),
+    external_id: trimmedText(255).openapi({ example: 'user-42' }),
     email: emailAddress.toLowerCase().nullable().optional(),
     username: trimmedText(100).nullable().optional().openapi({ example: 'jane' }),
     country_code: countryCode.nullable().optional(),

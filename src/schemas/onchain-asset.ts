@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { onchainAssetStatuses, onchainAssetTypes } from '../db/schema';
 import { ASSET_KEY_PATTERN, MAX_ASSET_DECIMALS, assetShapeViolations } from '../domain/onchain-assets';
 import { pageQuery, queryInteger } from '../lib/paging';
-import { anyJson, trimmedText } from './common';
+import { freeFormJson, trimmedText } from './common';
 
 const baseUnits = z.string().regex(/^-?\d+$/).openapi({ description: 'Base units as a decimal string (may exceed 2^53)', example: '1500000000000000000' });
 
@@ -21,7 +21,7 @@ const fields = {
     description: 'Registers this existing contract (mixed case must be a valid EIP-55 checksum); omit it to have the platform deploy its reference contract',
     example: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   }),
-  metadata: anyJson.openapi({ example: { image: 'https://example.com/xp.png' } }),
+  metadata: freeFormJson.openapi({ example: { image: 'https://example.com/xp.png' } }),
 };
 
 /**
@@ -86,6 +86,13 @@ export const reconciliationSchema = z
     onchain_total: baseUnits,
     difference: baseUnits.openapi({ description: 'onchain_total - ledger_total' }),
     last_indexed_block: z.number().int().nullable().openapi({ description: 'The indexer cursor: the onchain side is as of this block' }),
+    total_supply: baseUnits.nullable().openapi({
+      description: 'Every unit of the token in existence as of `last_indexed_block`, whoever holds it: `totalSupply()` of an erc20 (or, when the chain cannot be read, what the indexed Transfer logs minted minus burned), the indexed mints minus burns of an erc721 or erc1155. Null until the asset is indexed.',
+    }),
+    supply_source: z.enum(['total_supply', 'indexed_transfers']).openapi({ description: 'Where `total_supply` comes from: the contract\'s `totalSupply()` or the indexed Transfer logs' }),
+    supply_difference: baseUnits.nullable().openapi({
+      description: '`total_supply` - `ledger_total`: anything but 0 means units exist that this tenant\'s ledger does not account for (minted outside the platform, or before the asset was registered). Null while `total_supply` is.',
+    }),
     customers: z.array(customerDifferenceSchema).openapi({ description: 'Only the customers whose two sides differ' }),
   })
   .openapi('OnchainAssetReconciliation');

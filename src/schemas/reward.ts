@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { rewardStatuses } from '../db/schema';
 import { MAX_XP_AMOUNT } from '../domain/ledger';
 import { pageQuery } from '../lib/paging';
-import { anyJson, dateTime, resourceId, trimmedText, xpAmountInput, xpString } from './common';
+import { anyJson, dateTime, freeFormJson, optionalText, resourceId, trimmedText, xpAmountInput, xpString } from './common';
 
 /** Fields the reward record and the analytics reward share. */
 const rewardFields = {
@@ -46,14 +46,14 @@ export type RewardSummaryView = z.infer<typeof rewardSummarySchema>;
 
 const editableFields = {
   title: trimmedText(200).openapi({ example: 'Free coffee' }),
-  description: z.string().max(2000),
+  description: optionalText(2000, 'many'),
   /** At least 1 XP: a redemption always spends something. */
   xp_cost: xpAmountInput('positive'),
   status: z.enum(rewardStatuses),
   min_tier_id: resourceId.nullable().openapi({ description: 'A tier of the same tenant; null: no tier needed' }),
   onchain_asset_id: resourceId.nullable().openapi({ description: 'An onchain asset of the same tenant delivered on redemption' }),
   stock: z.int().min(0).max(MAX_XP_AMOUNT).nullable().openapi({ description: 'Units left; null means unlimited' }),
-  metadata: anyJson.openapi({ example: { sku: 'COFFEE-1' } }),
+  metadata: freeFormJson.openapi({ example: { sku: 'COFFEE-1' } }),
 };
 
 /** New rewards start as `draft` unless a status is given; omitted references and stock are null. */

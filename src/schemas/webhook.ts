@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { webhookDeliveryStatuses, webhookEndpointStatuses, webhookEventTypes } from '../db/schema';
-import { dateTime } from './common';
+import { dateTime, optionalText } from './common';
 
 const eventTypes = z
   .array(z.enum(webhookEventTypes))
@@ -12,9 +12,9 @@ const eventTypes = z
 const url = z
   .string()
   .max(2048)
-  .openapi({ format: 'uri', description: 'An https URL on the public internet; redirects are not followed', example: 'https://example.com/webhooks/loyalty' });
+  .openapi({ format: 'uri', description: 'An https URL on the public internet; redirects are not followed. Stored as URL parsing serialises it (lowercase scheme and host, no default port), without the fragment', example: 'https://example.com/webhooks/loyalty' });
 
-const description = z.string().max(500).trim().openapi({ example: 'Order service' });
+const description = optionalText(500, 'one').trim().openapi({ example: 'Order service' });
 
 const endpointFields = {
   id: z.string(),

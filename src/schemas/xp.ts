@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { anyJson, resourceId, trimmedText, xpAmountInput } from './common';
+import { freeFormJson, resourceId, trimmedText, xpAmountInput } from './common';
 
-const notes = trimmedText(1000);
+const notes = trimmedText(1000, 'many');
 
 export const earnXpBodySchema = z
   .strictObject({
@@ -10,7 +10,7 @@ export const earnXpBodySchema = z
     amount: xpAmountInput('positive'),
     notes: notes.optional(),
     /** Free-form partner data stored with the transaction and returned as `metadata`. */
-    metadata: anyJson.optional(),
+    metadata: freeFormJson.optional(),
   })
   .openapi('EarnXpBody');
 

@@ -10,7 +10,7 @@ import { expectError, expectOk } from '../support/http';
 import { addMember, createPerson, createTenant, db, portalCall } from '../support/world';
 
 const tierPage = pageSchema(tierRuleSchema);
-const gold = { tier_name: 'Gold', min_xp_threshold: 1000, benefits_description: 'Free shipping', color: '#FFD700', icon: 'crown' };
+const gold = { tier_name: 'Gold', min_xp_threshold: 1000, benefits_description: 'Free shipping', color: '#FFD700', icon: 'https://cdn.example.com/tiers/gold.svg' };
 const base = (tenantId: string) => `/api/v1/tenant/${tenantId}/tiers`;
 
 describe('POST /tenant/{t}/tiers', () => {
@@ -23,7 +23,7 @@ describe('POST /tenant/{t}/tiers', () => {
       min_xp_threshold: '1000',
       benefits_description: 'Free shipping',
       color: '#FFD700',
-      icon: 'crown',
+      icon: 'https://cdn.example.com/tiers/gold.svg',
       tenant: { id: tenant.id, name: tenant.name, slug: tenant.slug },
     });
   });
@@ -115,7 +115,7 @@ describe('PUT /tenant/{t}/tiers/{tierId}', () => {
   it('replaces every field of the rule', async () => {
     const tenant = await createTenant();
     const tier = await createTierViaApi(tenant.owner, tenant.id, 'Silver', 100);
-    const replacement = { tier_name: 'Silver Plus', min_xp_threshold: 150, benefits_description: 'Priority support', color: 'silver', icon: 'star' };
+    const replacement = { tier_name: 'Silver Plus', min_xp_threshold: 150, benefits_description: 'Priority support', color: '#c0c0c0', icon: 'https://cdn.example.com/tiers/silver-plus.svg' };
     const res = await portalCall(tenant.owner, 'PUT', `${base(tenant.id)}/${tier.id}`, replacement);
     expect(expectOk(res, 200, successFlagSchema)).toEqual({ success: true });
     const [after] = expectOk(await portalCall(tenant.owner, 'GET', base(tenant.id)), 200, tierPage).items;

@@ -23,8 +23,8 @@ describe('the CMS\'s copies of the API\'s rules', () => {
     expect(property('CreateTenantBody', 'slug')).toMatchObject({ minLength: limits.slug.min, maxLength: limits.slug.max, pattern: limits.slug.pattern.source });
     expect(property('CreateTierBody', 'tier_name').maxLength).toBe(limits.tierName);
     expect(property('CreateTierBody', 'benefits_description').maxLength).toBe(limits.benefits);
-    expect(property('CreateTierBody', 'color').maxLength).toBe(limits.color);
-    expect(property('CreateTierBody', 'icon').maxLength).toBe(limits.icon);
+    expect(property('CreateTierBody', 'color').pattern).toBe(limits.color.source);
+    expect(property('CreateTierBody', 'icon')).toMatchObject({ maxLength: limits.icon.max, pattern: limits.icon.pattern.source });
     expect(property('CreateRewardBody', 'title').maxLength).toBe(limits.rewardTitle);
     expect(property('CreateRewardBody', 'description').maxLength).toBe(limits.description);
     expect(property('CreateRewardBody', 'xp_cost').pattern).toBe(limits.xpCost.source);

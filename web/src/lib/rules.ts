@@ -10,8 +10,9 @@ export const limits = {
   slug: { min: 3, max: 63, pattern: /^[a-z0-9]+(?:-[a-z0-9]+)*$/ },
   tierName: 100,
   benefits: 2000,
-  color: 64,
-  icon: 2048,
+  /** A hex color or empty: anything else would be CSS a viewer's browser acts on (a `url(...)` it fetches). */
+  color: /^(?:#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8}))?$/,
+  icon: { max: 2048, pattern: /^(?:https:\/\/[^\s\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+)?$/ },
   rewardTitle: 200,
   description: 2000,
   xpCost: /^(?:[1-9]\d{0,8}|1000000000)$/,

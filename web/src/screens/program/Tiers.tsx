@@ -16,6 +16,9 @@ type Tier = Schemas['TierRule'];
 type Draft = { tier_name: string; min_xp_threshold: string; benefits_description: string; color: string; icon: string };
 const column = columnHelper<Tier>();
 
+/** Only a hex color is painted: a tier stored before the API checked colors may hold other CSS (a `url(...)` the browser would fetch). */
+const swatch = (color: string) => (color !== '' && limits.color.test(color) ? color : 'transparent');
+
 export function validateTier(draft: Draft) {
   return collect([
     required('tier_name', draft.tier_name),
@@ -23,8 +26,9 @@ export function validateTier(draft: Draft) {
     required('min_xp_threshold', draft.min_xp_threshold),
     ['min_xp_threshold', !isWholeNumber(draft.min_xp_threshold) || !Number.isSafeInteger(Number(draft.min_xp_threshold)), 'A whole number, 0 or more.'],
     maxLength('benefits_description', draft.benefits_description, limits.benefits),
-    maxLength('color', draft.color, limits.color),
-    maxLength('icon', draft.icon, limits.icon),
+    ['color', !limits.color.test(draft.color), 'A hex color such as #FFD700 (#rgb, #rgba, #rrggbb or #rrggbbaa), or empty.'],
+    maxLength('icon', draft.icon, limits.icon.max),
+    ['icon', !limits.icon.pattern.test(draft.icon), 'An https URL such as https://cdn.example.com/gold.svg, or empty.'],
   ]);
 }
 
@@ -53,8 +57,8 @@ function TierForm({ tier, onDone }: { tier: Tier | null; onDone: () => void }) {
           <input inputMode="numeric" value={draft.min_xp_threshold} onChange={set('min_xp_threshold')} />
         </Field>
         <Field label="Benefits" error={form.fieldErrors.benefits_description}><textarea rows={3} maxLength={limits.benefits} value={draft.benefits_description} onChange={set('benefits_description')} /></Field>
-        <Field label="Color" error={form.fieldErrors.color} hint="e.g. #FFD700"><input value={draft.color} maxLength={limits.color} onChange={set('color')} /></Field>
-        <Field label="Icon URL" error={form.fieldErrors.icon}><input value={draft.icon} maxLength={limits.icon} onChange={set('icon')} /></Field>
+        <Field label="Color" error={form.fieldErrors.color} hint="e.g. #FFD700"><input value={draft.color} onChange={set('color')} /></Field>
+        <Field label="Icon URL" error={form.fieldErrors.icon}><input value={draft.icon} maxLength={limits.icon.max} onChange={set('icon')} /></Field>
         <div className="dialog-footer"><Button onClick={onDone}>Cancel</Button><Button type="submit" variant="primary" busy={form.busy}>{tier ? 'Save tier' : 'Create tier'}</Button></div>
       </form>
     </Dialog>
@@ -76,7 +80,7 @@ export function Tiers() {
     invalidate: [keys.tiers(tenantId), keys.customers(tenantId)], success: 'Tier deleted.', onSuccess: () => setDeleting(null),
   });
   const columns = column.columns([
-    column.accessor('tier_name', { header: 'Tier', cell: (info) => <span><span className="swatch" style={{ background: info.row.original.color || 'transparent' }} aria-hidden="true" /> {info.getValue()}</span> }),
+    column.accessor('tier_name', { header: 'Tier', cell: (info) => <span><span className="swatch" style={{ background: swatch(info.row.original.color) }} aria-hidden="true" /> {info.getValue()}</span> }),
     column.accessor('min_xp_threshold', { header: 'From lifetime XP', cell: (info) => xp(info.getValue()) }),
     column.accessor('benefits_description', { header: 'Benefits' }),
     column.accessor('updated_at', { header: 'Updated', cell: (info) => dateTime(info.getValue()) }),

@@ -31,6 +31,33 @@ describe('tiers, rewards, redemptions', () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
   });
 
+  it('a tier\'s color must be a hex color and its icon an https URL (checked before sending); a stored color of other CSS is not painted', async () => {
+    const network = new FakeNetwork()
+      .on('getCurrentUser', { data: account([membership('editor')]) })
+      .on('listTiers', { data: page([tier({ id: 'tier_old', tier_name: 'Old', color: 'url(http://attacker.example/pixel)' })]) })
+      .on('createTier', { status: 201, data: tier() });
+    await signedInApp(network, '/t/ten_1/tiers');
+    expect(await screen.findByText('Old')).toBeTruthy();
+    expect((document.querySelector('.swatch') as HTMLElement).style.background).toBe('transparent');
+    await userEvent.click(screen.getByRole('button', { name: 'New tier' }));
+    const dialog = screen.getByRole('dialog', { name: 'New tier' });
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Gold');
+    await userEvent.type(within(dialog).getByLabelText('Minimum lifetime XP'), '1000');
+    await userEvent.type(within(dialog).getByLabelText('Color'), 'url(http://attacker.example/pixel)');
+    await userEvent.type(within(dialog).getByLabelText('Icon URL'), 'http://cdn.example.com/gold.svg');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create tier' }));
+    expect(await within(dialog).findByText('A hex color such as #FFD700 (#rgb, #rgba, #rrggbb or #rrggbbaa), or empty.')).toBeTruthy();
+    expect(within(dialog).getByText('An https URL such as https://cdn.example.com/gold.svg, or empty.')).toBeTruthy();
+    expect(network.sentTo('POST', '/tiers')).toEqual([]);
+    await userEvent.clear(within(dialog).getByLabelText('Color'));
+    await userEvent.type(within(dialog).getByLabelText('Color'), '#FFD700');
+    await userEvent.clear(within(dialog).getByLabelText('Icon URL'));
+    await userEvent.type(within(dialog).getByLabelText('Icon URL'), 'https://cdn.example.com/gold.svg');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create tier' }));
+    await waitFor(() => expect(network.sentTo('POST', '/tiers')).toHaveLength(1));
+    expect(network.sentTo('POST', '/tiers')[0]?.body).toMatchObject({ color: '#FFD700', icon: 'https://cdn.example.com/gold.svg' });
+  });
+
   it('creates a reward with stock and tier gate; the API\'s field errors land next to their fields', async () => {
     const network = new FakeNetwork()
       .on('getCurrentUser', { data: account([membership('editor')]) })
