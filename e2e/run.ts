@@ -14,11 +14,12 @@ import type { Browser } from 'playwright-core';
 import { stopAll, stopEverythingOnExit } from '../bench/lib/processes';
 import { buildCms } from '../scripts/lib/cms-build';
 import { chromiumPath, DESKTOP, launchChromium, overflowing, resetScreenshots, SCREENSHOTS_DIR } from './browser';
+import { framingRefused, servedWithSecurityHeaders } from './scenarios-headers';
 import { devSignInRefusals } from './scenarios-oidc';
 import { programScenarios } from './scenarios-program';
 import { createTenant, servedByTheWorker, signIn } from './scenarios-start';
 import { startStack, type Stack } from './stack';
-import { newPage, runScenario, type Outcome } from './support';
+import { newPage, policyViolations, runScenario, type Outcome } from './support';
 import type { World } from './world';
 
 const log = (line: string) => console.log(`[e2e] ${line}`);
@@ -45,6 +46,8 @@ async function main(): Promise<number> {
     const world: World = { stack, browser, admin, log };
     const scenarios: Array<[string, (world: World) => Promise<void>]> = [
       ['the Worker serves the CMS at / and the API at /api/v1', servedByTheWorker],
+      ['every CMS page and file carries the security headers, naming the dev sign-in as the one other origin', servedWithSecurityHeaders],
+      ["a CMS page is refused inside a frame; /auth/silent is drawn in the CMS's own", framingRefused],
       ["the dev sign-in refuses a foreign redirect, no PKCE, a wrong verifier, a reused code or refresh token", devSignInRefusals],
       ['sign in with the dev flow', signIn],
       ['create a tenant', createTenant],
@@ -54,6 +57,9 @@ async function main(): Promise<number> {
     outcomes.push(
       await runScenario('every screen shot fits its width (no sideways scrolling at 1280 or 390 px)', async () => {
         if (overflowing.length > 0) throw new Error(`wider than the window: ${overflowing.join('; ')}`);
+      }, log),
+      await runScenario('no page refused anything under its Content-Security-Policy', async () => {
+        if (policyViolations.length > 0) throw new Error(`refused: ${[...new Set(policyViolations)].join('\n')}`);
       }, log),
     );
   } catch (error) {

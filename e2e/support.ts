@@ -80,8 +80,29 @@ export async function navigate(page: Page, name: string | RegExp): Promise<void>
   await link.click();
 }
 
+/**
+ * What pages of the run refused under their Content-Security-Policy (and errors in a policy header
+ * itself), from Chromium's console and the pages' `securitypolicyviolation` events: the run fails
+ * on any (e2e/run.ts), so a change that needs more than the policy allows is caught here.
+ */
+export const policyViolations: string[] = [];
+const POLICY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permissions-Policy/;
+const watchedContexts = new WeakSet<BrowserContext>();
+
+/** Once per browser context: every document of it reports its violations (a string: see e2e/browser.ts pastTheEdge). */
+async function watchPolicy(context: BrowserContext): Promise<void> {
+  if (watchedContexts.has(context)) return;
+  watchedContexts.add(context);
+  await context.exposeBinding('e2eReportViolation', ({ frame }, text: string) => void policyViolations.push(`${frame.url()}: ${text}`));
+  await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => window.e2eReportViolation(event.effectiveDirective + ' refused ' + (event.blockedURI || 'inline code')));`);
+}
+
 export async function newPage(context: BrowserContext): Promise<Page> {
+  await watchPolicy(context);
   const page = await context.newPage();
   page.setDefaultTimeout(APPEAR_MS);
+  page.on('console', (message) => {
+    if (POLICY_MESSAGE.test(message.text())) policyViolations.push(`${page.url()}: ${message.text()}`);
+  });
   return page;
 }

@@ -5,8 +5,9 @@
  * `/__scheduled` (`wrangler dev --test-scheduled`), which wrangler serves inside the Worker itself.
  * Not `/cdn-cgi/handler/scheduled`: with static assets, miniflare 4.20260426 hands that event to
  * its assets proxy, which has no scheduled handler and answers "exception" (workers-sdk #9882,
- * fixed in later miniflare). wrangler.toml lists `/__scheduled` in `run_worker_first` so the
- * assets do not answer it. It stays quiet unless a run fails, and says once when it recovers.
+ * fixed in later miniflare). wrangler.toml runs the Worker first for every request
+ * (`run_worker_first = true`), so the assets do not answer it. It stays quiet unless a run fails,
+ * and says once when it recovers.
  */
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
