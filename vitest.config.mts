@@ -45,6 +45,8 @@ export default defineConfig({
         ratelimits: {
           TEST_TIGHT_GATEWAY_LIMITER: { simple: { limit: 3, period: 60 } },
           TEST_TIGHT_PORTAL_LIMITER: { simple: { limit: 3, period: 60 } },
+          // Per tenant: more than one key's 3, fewer than two keys' 6 (the budget keys share).
+          TEST_TIGHT_TENANT_LIMITER: { simple: { limit: 5, period: 60 } },
         },
       },
     })),

@@ -1,12 +1,13 @@
 import { createRouter } from './lib/openapi';
 import { withImpliedStatuses } from './lib/openapi-document';
-import { limitBody } from './middleware/body-limit';
+import { limitBody, limitJsonNesting } from './middleware/body-limit';
 import { requireConfig } from './middleware/config';
 import { onError, onNotFound } from './middleware/errors';
 import { initRequest } from './middleware/init';
 import { rejectUnsupportedMethods } from './middleware/methods';
 import { authenticateAccount } from './middleware/portal-auth';
 import { limitPerAccount } from './middleware/rate-limit';
+import { registerCms } from './routes/cms';
 import { registerDocs } from './routes/docs';
 import { gatewayApp } from './routes/gateway';
 import { registerPlatform } from './routes/platform';
@@ -32,7 +33,7 @@ export function openApiDocument() {
 function buildApp() {
   const app = createRouter();
   const api = createRouter();
-  api.use('*', initRequest, rejectUnsupportedMethods(() => app.routes), requireConfig, limitBody);
+  api.use('*', initRequest, rejectUnsupportedMethods(() => app.routes), requireConfig, limitBody, limitJsonNesting);
 
   // Rate limited per account like the portal (src/middleware/rate-limit.ts), one budget for both.
   // `/tenants/*` also matches `/tenants` itself: a second pattern would authenticate and count twice.
@@ -67,6 +68,8 @@ function buildApp() {
   registerDocs(api, `${API_PREFIX}/openapi.json`);
 
   app.route(API_PREFIX, api);
+  // After the API: its routes answer first; an unknown API path passes through the CMS to the 404.
+  registerCms(app);
   app.onError(onError);
   app.notFound(onNotFound);
   return { app, document };

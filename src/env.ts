@@ -27,6 +27,16 @@ export type Bindings = {
   CONFIRMATIONS?: string;
   /** Seconds a sent transaction may wait in the pool before it is re-sent with higher fees (default 120). */
   SETTLEMENT_STUCK_SECONDS?: string;
+  /** Most gas one deploy / mint / burn may use (defaults 3,000,000 / 250,000 / 250,000; src/chain/settings.ts). */
+  MAX_GAS_DEPLOY?: string;
+  MAX_GAS_MINT?: string;
+  MAX_GAS_BURN?: string;
+  /** Gas the relayer may spend per tenant per UTC day (default 100,000,000). */
+  TENANT_DAILY_GAS_BUDGET?: string;
+  /** Platform deploys per tenant, in all (default 20). */
+  TENANT_DEPLOY_LIMIT?: string;
+  /** Native balance (e.g. "0.05") below which the minute cron logs the relayer as low. */
+  RELAYER_MIN_BALANCE?: string;
   SETTLEMENT_QUEUE: Queue<SettlementMessage>;
   /** Carries webhook delivery ids to the webhook consumer of the same Worker. */
   WEBHOOK_QUEUE: Queue<WebhookMessage>;
@@ -34,12 +44,17 @@ export type Bindings = {
   WEBHOOKS_ALLOW_PRIVATE_TARGETS?: string;
   /** wrangler.toml [assets]: the API reference's files (src/routes/docs). Checked where used, not by the config. */
   ASSETS?: Fetcher;
-  /** Workers Rate Limiting ([[ratelimits]]): requests per verified API key on the gateway, per account on the portal. */
+  /**
+   * Workers Rate Limiting ([[ratelimits]]): requests per verified API key on the gateway, per account
+   * on the portal, and per tenant over all its API keys on the gateway.
+   */
   GATEWAY_RATE_LIMITER: RateLimit;
   PORTAL_RATE_LIMITER: RateLimit;
+  TENANT_RATE_LIMITER: RateLimit;
   /** Each limiter's `simple` as `limit/period` (e.g. "600/60"): what the RateLimit headers state (src/middleware/rate-limit.ts). */
   GATEWAY_RATE_LIMIT?: string;
   PORTAL_RATE_LIMIT?: string;
+  TENANT_RATE_LIMIT?: string;
 };
 
 /** What the settlement queue carries: ids only, never amounts or keys. */

@@ -12,6 +12,8 @@ declare global {
       /** Limiters of 3 requests per 60 s (vitest.config.mts), for test/rate-limits. */
       TEST_TIGHT_GATEWAY_LIMITER: RateLimit;
       TEST_TIGHT_PORTAL_LIMITER: RateLimit;
+      /** A tenant limiter of 5 requests per 60 s (vitest.config.mts), for test/rate-limits. */
+      TEST_TIGHT_TENANT_LIMITER: RateLimit;
       /** The webhook receiver (test/support/webhook-receiver.ts), started by the global setup. */
       TEST_WEBHOOK_RECEIVER_URL: string;
     }

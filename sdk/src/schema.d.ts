@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key for the gateway
-         * @description Answers the record plus `secret`, the HMAC signing secret, this once: no read returns it again. A lost secret is replaced (create another key, then revoke this one), not recovered.
+         * @description Answers the record plus `secret`, the HMAC signing secret, this once: no read returns it again. A lost secret is replaced (create another key, then revoke this one), not recovered. A tenant holds at most 20 active keys (revoked and expired ones do not count): one more is 409 CONFLICT, revoke one first.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust a customer's XP balance
-         * @description Appends an `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). With an XP token it settles onchain: a negative adjustment (debit) reserves the XP at once and gives it back if the burn fails; a positive one (credit) counts once completed. Editor role and up.
+         * @description Appends an `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). With an XP token it settles onchain: a negative adjustment (debit) reserves the XP at once and gives it back if the burn fails; a positive one (credit) counts once completed. 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): the write would settle onchain and the tenant's daily gas budget is used up; nothing is written, off-chain work goes on. Editor role and up.
          */
         post: operations["adjustCustomerXp"];
         delete?: never;
@@ -586,7 +586,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a redemption and refund it
-         * @description From completed: gives the XP back (a compensating `xp_redeem` entry that does not count toward lifetime XP; with an XP token it is minted back) and the unit of stock; a delivered onchain token stays with the customer. A redemption still settling onchain (initialized, pending), failed or canceled is 409 INVALID_STATUS_TRANSITION. Editor and up.
+         * @description From completed: gives the XP back (a compensating `xp_redeem` entry that does not count toward lifetime XP; with an XP token it is minted back) and the unit of stock; a delivered onchain token stays with the customer. A redemption still settling onchain (initialized, pending), failed or canceled is 409 INVALID_STATUS_TRANSITION. 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): the write would settle onchain and the tenant's daily gas budget is used up; nothing is written, off-chain work goes on. Editor and up.
          */
         post: operations["cancelRedemption"];
         delete?: never;
@@ -658,7 +658,7 @@ export interface paths {
          *
          *     Errors: 422 `VALIDATION_FAILED` at the field: `type` not erc20/erc721/erc1155; `decimals` missing or outside 0-36 for erc20, non-zero for erc721/erc1155; `key` not lowercase letters/digits/underscores or `xp` on a non-erc20; `chain_id` not in CHAINS (the message lists the configured chain ids) or its RPC unreachable (the chain is named, never its address); `asset_address` not a valid address, or no contract code at it; `decimals` differing from the contract's own `decimals()`.
          *
-         *     409 `CONFLICT`: `key` already used in this tenant, or the same contract already registered on that chain. 503 `SERVICE_MISCONFIGURED`: `CHAINS` is malformed, or (deploy) `RELAYER_PRIVATE_KEY` is missing or invalid. 403: admins only.
+         *     409 `CONFLICT`: `key` already used in this tenant; the same contract already registered on that chain; a contract another tenant of the platform registered or had deployed (a contract belongs to one tenant, for good: it is not said which); (deploy) the tenant has made as many platform deploys as allowed (`TENANT_DEPLOY_LIMIT`). 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): (deploy) and the tenant's daily gas budget is used up; nothing is written, off-chain work goes on. 503 `SERVICE_MISCONFIGURED`: `CHAINS` is malformed, or (deploy) `RELAYER_PRIVATE_KEY` is missing or invalid. 403: admins only.
          */
         post: operations["createOnchainAsset"];
         delete?: never;
@@ -711,6 +711,8 @@ export interface paths {
          *     Onchain side: the indexed balances of the platform's wallets, as of `last_indexed_block` (the indexer cursor); a settlement newer than that shows as a difference until the indexer catches up.
          *
          *     `difference` = onchain - ledger; `customers` lists only those whose two sides differ. 404: no such asset in this tenant.
+         *
+         *     Supply: `total_supply` (an erc20's `totalSupply()`, or the indexed mints minus burns) against `ledger_total`, so tokens minted outside the platform, to any address, show as `supply_difference`.
          */
         get: operations["getOnchainAssetReconciliation"];
         put?: never;
@@ -736,7 +738,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description The endpoint is enabled at once and receives the listed events, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Answers `secret` (`whsec_...`) this once. The URL must be https on the public internet (no loopback, private or link-local host); redirects are not followed. At most 20 endpoints per tenant (409). Admin and up.
+         * @description The endpoint is enabled at once and receives the listed events, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Answers `secret` (`whsec_...`) this once. The URL must be https on the public internet (no loopback, private, link-local or other special-purpose address, no local or internal name); redirects are not followed. It is stored as URL parsing serialises it, without the fragment. At most 20 endpoints per tenant, and no two enabled ones with the same URL (409). Admin and up.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -768,7 +770,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook endpoint (url, description, events, enabled/disabled)
-         * @description Partial update: only the fields sent change. Setting `status` clears `disabled_reason` and the failure streak; deliveries given up while disabled are sent again by replaying them. Admin and up.
+         * @description Partial update: only the fields sent change. Setting `status` clears `disabled_reason` and the failure streak; deliveries given up while disabled are sent again by replaying them. The endpoint may not become enabled with the URL of another enabled endpoint (409 at `url`). Admin and up.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -878,7 +880,7 @@ export interface paths {
         put?: never;
         /**
          * Credit earned or bonus XP to a customer
-         * @description Appends an `xp_earn` or `xp_bonus` transaction. Off-chain it is `completed` at once and moves the balance with it. When the tenant has an XP token (onchain asset with key `xp`) it is `initialized`, a mint is settled onchain, and the credit counts in `xp_balance`/`lifetime_xp` once it is `completed` (`failed` changes nothing). Only an active or reinstated customer earns (409 CUSTOMER_NOT_ACTIVE otherwise).
+         * @description Appends an `xp_earn` or `xp_bonus` transaction. Off-chain it is `completed` at once and moves the balance with it. When the tenant has an XP token (onchain asset with key `xp`) it is `initialized`, a mint is settled onchain, and the credit counts in `xp_balance`/`lifetime_xp` once it is `completed` (`failed` changes nothing). Only an active or reinstated customer earns (409 CUSTOMER_NOT_ACTIVE otherwise). 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): the write would settle onchain and the tenant's daily gas budget is used up; nothing is written, off-chain work goes on.
          */
         post: operations["gatewayEarnXp"];
         delete?: never;
@@ -1039,7 +1041,7 @@ export interface paths {
         put?: never;
         /**
          * Redeem a reward for a customer
-         * @description Checks, in order, each a 409 with its own code: customer active or reinstated (CUSTOMER_NOT_ACTIVE), reward active (REWARD_NOT_ACTIVE), stock left (OUT_OF_STOCK), tier reached (NOT_ELIGIBLE), balance covers the cost (INSUFFICIENT_XP). Then spends the XP, takes the stock and records the redemption atomically. Off-chain rewards complete at once. A reward with an onchain asset (or XP mirrored onto an XP token) is `initialized`: the XP is reserved at once, the reward is minted to the customer custodial wallet, then the XP burned; the redemption becomes `pending`, then `completed`, or `failed` with the XP and stock given back. A reward metadata amount that is not a whole number is 409. An inactive or failed asset is 409 REWARD_NOT_ACTIVE.
+         * @description Checks, in order, each a 409 with its own code: customer active or reinstated (CUSTOMER_NOT_ACTIVE), reward active (REWARD_NOT_ACTIVE), stock left (OUT_OF_STOCK), tier reached (NOT_ELIGIBLE), balance covers the cost (INSUFFICIENT_XP). Then spends the XP, takes the stock and records the redemption atomically. Off-chain rewards complete at once. A reward with an onchain asset (or XP mirrored onto an XP token) is `initialized`: the XP is reserved at once, the reward is minted to the customer custodial wallet, then the XP burned; the redemption becomes `pending`, then `completed`, or `failed` with the XP and stock given back. A reward metadata amount that is not a whole number is 409. An inactive or failed asset is 409 REWARD_NOT_ACTIVE. 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): the write would settle onchain and the tenant's daily gas budget is used up; nothing is written, off-chain work goes on.
          */
         post: operations["gatewayCreateRedemption"];
         delete?: never;
@@ -1553,7 +1555,7 @@ export interface components {
             message: string;
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "MALFORMED_REQUEST" | "IDEMPOTENCY_KEY_REQUIRED" | "UNAUTHENTICATED" | "AUTH_INVALID_CREDENTIALS" | "SIGNATURE_REPLAYED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATUS_TRANSITION" | "CUSTOMER_NOT_ACTIVE" | "REWARD_NOT_ACTIVE" | "OUT_OF_STOCK" | "NOT_ELIGIBLE" | "INSUFFICIENT_XP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_MISCONFIGURED";
+                code: "BAD_REQUEST" | "MALFORMED_REQUEST" | "IDEMPOTENCY_KEY_REQUIRED" | "UNAUTHENTICATED" | "AUTH_INVALID_CREDENTIALS" | "SIGNATURE_REPLAYED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATUS_TRANSITION" | "CUSTOMER_NOT_ACTIVE" | "REWARD_NOT_ACTIVE" | "OUT_OF_STOCK" | "NOT_ELIGIBLE" | "INSUFFICIENT_XP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "ONCHAIN_BUDGET_EXHAUSTED" | "INTERNAL" | "SERVICE_MISCONFIGURED";
                 message: string;
             };
         };
@@ -1964,11 +1966,13 @@ export interface components {
              */
             benefits_description: string;
             /**
+             * @description A CSS hex color (`#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`) or ""
              * @default
              * @example #FFD700
              */
             color: string;
             /**
+             * @description An absolute https URL that parses as a URL (WHATWG), or ""; viewers' browsers load it
              * @default
              * @example https://cdn.example.com/tiers/gold.svg
              */
@@ -1981,9 +1985,15 @@ export interface components {
             min_xp_threshold: number;
             /** @example Free shipping on every order */
             benefits_description: string;
-            /** @example #FFD700 */
+            /**
+             * @description A CSS hex color (`#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`) or ""
+             * @example #FFD700
+             */
             color: string;
-            /** @example https://cdn.example.com/tiers/gold.svg */
+            /**
+             * @description An absolute https URL that parses as a URL (WHATWG), or ""; viewers' browsers load it
+             * @example https://cdn.example.com/tiers/gold.svg
+             */
             icon: string;
         };
         Reward: {
@@ -2035,7 +2045,7 @@ export interface components {
             /** @description Units left; null means unlimited */
             stock?: number | null;
             /**
-             * @description Any JSON value (object, array, string, number, boolean or null)
+             * @description Any JSON value (object, array, string, number, boolean or null), nesting objects and arrays at most 16 levels deep and at most 16384 bytes as compact JSON (UTF-8); beyond either, 422 at this field
              * @example {
              *       "sku": "COFFEE-1"
              *     }
@@ -2060,7 +2070,7 @@ export interface components {
             /** @description Units left; null means unlimited */
             stock?: number | null;
             /**
-             * @description Any JSON value (object, array, string, number, boolean or null)
+             * @description Any JSON value (object, array, string, number, boolean or null), nesting objects and arrays at most 16 levels deep and at most 16384 bytes as compact JSON (UTF-8); beyond either, 422 at this field
              * @example {
              *       "sku": "COFFEE-1"
              *     }
@@ -2142,7 +2152,7 @@ export interface components {
              */
             asset_address?: string;
             /**
-             * @description Any JSON value (object, array, string, number, boolean or null)
+             * @description Any JSON value (object, array, string, number, boolean or null), nesting objects and arrays at most 16 levels deep and at most 16384 bytes as compact JSON (UTF-8); beyond either, 422 at this field
              * @example {
              *       "image": "https://example.com/xp.png"
              *     }
@@ -2155,7 +2165,7 @@ export interface components {
             /** @example LOY */
             symbol?: string;
             /**
-             * @description Any JSON value (object, array, string, number, boolean or null)
+             * @description Any JSON value (object, array, string, number, boolean or null), nesting objects and arrays at most 16 levels deep and at most 16384 bytes as compact JSON (UTF-8); beyond either, 422 at this field
              * @example {
              *       "image": "https://example.com/xp.png"
              *     }
@@ -2188,6 +2198,21 @@ export interface components {
             difference: string;
             /** @description The indexer cursor: the onchain side is as of this block */
             last_indexed_block: number | null;
+            /**
+             * @description Every unit of the token in existence as of `last_indexed_block`, whoever holds it: `totalSupply()` of an erc20 (or, when the chain cannot be read, what the indexed Transfer logs minted minus burned), the indexed mints minus burns of an erc721 or erc1155. Null until the asset is indexed.
+             * @example 1500000000000000000
+             */
+            total_supply: string | null;
+            /**
+             * @description Where `total_supply` comes from: the contract's `totalSupply()` or the indexed Transfer logs
+             * @enum {string}
+             */
+            supply_source: "total_supply" | "indexed_transfers";
+            /**
+             * @description `total_supply` - `ledger_total`: anything but 0 means units exist that this tenant's ledger does not account for (minted outside the platform, or before the asset was registered). Null while `total_supply` is.
+             * @example 1500000000000000000
+             */
+            supply_difference: string | null;
             /** @description Only the customers whose two sides differ */
             customers: components["schemas"]["ReconciliationCustomer"][];
         };
@@ -2283,7 +2308,7 @@ export interface components {
         CreateWebhookEndpointBody: {
             /**
              * Format: uri
-             * @description An https URL on the public internet; redirects are not followed
+             * @description An https URL on the public internet; redirects are not followed. Stored as URL parsing serialises it (lowercase scheme and host, no default port), without the fragment
              * @example https://example.com/webhooks/loyalty
              */
             url: string;
@@ -2301,7 +2326,7 @@ export interface components {
         UpdateWebhookEndpointBody: {
             /**
              * Format: uri
-             * @description An https URL on the public internet; redirects are not followed
+             * @description An https URL on the public internet; redirects are not followed. Stored as URL parsing serialises it (lowercase scheme and host, no default port), without the fragment
              * @example https://example.com/webhooks/loyalty
              */
             url?: string;
@@ -2366,7 +2391,7 @@ export interface components {
             amount: string;
             notes?: string;
             /**
-             * @description Any JSON value (object, array, string, number, boolean or null)
+             * @description Any JSON value (object, array, string, number, boolean or null), nesting objects and arrays at most 16 levels deep and at most 16384 bytes as compact JSON (UTF-8); beyond either, 422 at this field
              * @example {
              *       "order_id": "ord_123"
              *     }
@@ -2556,14 +2581,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -2681,14 +2706,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -2779,14 +2804,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -2916,14 +2941,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3033,14 +3058,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3163,14 +3188,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3271,14 +3296,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3372,6 +3397,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
@@ -3399,14 +3433,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3507,14 +3541,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3609,14 +3643,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3698,14 +3732,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3837,14 +3871,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -3935,14 +3969,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4072,14 +4106,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4183,14 +4217,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4273,14 +4307,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4403,14 +4437,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4503,14 +4537,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4633,14 +4667,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4724,14 +4758,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4834,14 +4868,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -4965,14 +4999,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5066,14 +5100,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5169,14 +5203,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5259,14 +5293,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5401,14 +5435,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5501,14 +5535,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5592,14 +5626,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5692,14 +5726,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5829,14 +5863,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -5970,14 +6004,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6089,14 +6123,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6188,14 +6222,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6316,14 +6350,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6405,14 +6439,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6524,14 +6558,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6662,14 +6696,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6763,14 +6797,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6852,14 +6886,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -6968,14 +7002,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7062,14 +7096,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7156,14 +7190,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7258,14 +7292,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7395,14 +7429,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7485,14 +7519,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7605,14 +7639,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7744,14 +7778,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7834,14 +7868,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -7941,14 +7975,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8078,14 +8112,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8177,14 +8211,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8288,14 +8322,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8391,6 +8425,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
@@ -8418,14 +8461,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8535,14 +8578,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8645,14 +8688,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8764,14 +8807,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8851,14 +8894,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -8941,14 +8984,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9071,14 +9114,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9204,14 +9247,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9295,14 +9338,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9432,14 +9475,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9520,14 +9563,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9618,14 +9661,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9707,14 +9750,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9795,14 +9838,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -9881,14 +9924,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -10011,14 +10054,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
@@ -10098,14 +10141,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests; RATE_LIMITED when the caller (the API key on the gateway, the account on the portal) is over its rate limit */
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
             429: {
                 headers: {
                     /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
                     "Retry-After"?: number;
-                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` (gateway) or `"per-account";r=0;t=<seconds>` (portal). */
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
                     RateLimit?: string;
-                    /** @description The policy: `"per-key";q=<limit>;w=<seconds>` or `"per-account";q=<limit>;w=<seconds>`. Every response past authentication carries it. */
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };

@@ -1,19 +1,17 @@
 import type { Bindings } from '../env';
 import { parseChains, publicClientFor, ChainUnavailableError, type ChainDirectory } from './chains';
 import { relayerAccount } from './relayer';
-import { settlementSettings } from './settings';
+import { settlementSettings, type SettlementSettings } from './settings';
 
 /**
  * What onchain services need from the environment, built once per request, queue batch or cron
  * run. Parsing is lazy: a tenant without onchain assets is never affected by chain configuration.
  */
-export type OnchainContext = {
+export type OnchainContext = SettlementSettings & {
   chains(): ChainDirectory;
   /** The public client of a configured chain; `ChainUnavailableError` for an unconfigured one. */
   client(chainId: number): ReturnType<typeof publicClientFor>;
   relayer(): ReturnType<typeof relayerAccount>;
-  confirmations: number;
-  stuckAfterSeconds: number;
   /** Hands operations to the settlement queue (ids only). */
   enqueue(operationIds: readonly string[]): Promise<void>;
 };

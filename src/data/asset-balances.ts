@@ -157,7 +157,7 @@ export function deleteHoldingStatement(db: Database, guard: CursorGuard, holding
 export function advanceCursorStatement(
   db: Database,
   guard: CursorGuard,
-  next: { tenantId: string; toBlock: number; genesisHash: string; totalTxns: number; now: string | null },
+  next: { tenantId: string; toBlock: number; genesisHash: string; totalTxns: number; supply: string; now: string | null },
 ) {
   return db
     .update(onchainAssets)
@@ -165,6 +165,7 @@ export function advanceCursorStatement(
       lastIndexedBlock: next.toBlock,
       indexedGenesisHash: next.genesisHash,
       totalTxns: next.totalTxns,
+      indexedSupply: next.supply,
       totalOwners: sql`(select count(distinct ${customerAssetBalances.userAddress}) from ${customerAssetBalances}
         where ${customerAssetBalances.tenantId} = ${next.tenantId} and ${customerAssetBalances.onchainAssetId} = ${guard.assetId}
         and ${customerAssetBalances.balance} <> '0')`,
@@ -185,7 +186,7 @@ export async function resetIndex(db: Database, guard: CursorGuard, tenantId: str
     db.delete(customerAssetBalances).where(and(eq(customerAssetBalances.tenantId, tenantId), eq(customerAssetBalances.onchainAssetId, guard.assetId), cursorUnchanged(guard))),
     db
       .update(onchainAssets)
-      .set({ lastIndexedBlock: null, indexedGenesisHash: genesisHash, totalTxns: null, totalOwners: null, updatedAt: now })
+      .set({ lastIndexedBlock: null, indexedGenesisHash: genesisHash, totalTxns: null, totalOwners: null, indexedSupply: null, updatedAt: now })
       .where(sameCursor(guard))
       .returning({ id: onchainAssets.id }),
   ]);

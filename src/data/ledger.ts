@@ -90,7 +90,7 @@ const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
     // Every column, in the table's order (insert ... select names them all).
     db.insert(onchainOperations).select(sql`select ${$.mirrorOperationId}, ${$.tenantId}, (case when ${$.amount} > 0 then 'mint' else 'burn' end),
         (case when ${$.waitsFor} is null then 'queued' else 'waiting' end), m.chain_id, m.asset_id, ${$.id}, ${$.redemptionId}, ${$.waitsFor}, m.address,
-        ${$.amountDigits} || substr(${ZEROS}, 1, coalesce(m.decimals, 0)), null, null, null, 0, null, null, ${$.now}, ${$.now}
+        ${$.amountDigits} || substr(${ZEROS}, 1, coalesce(m.decimals, 0)), null, null, null, 0, null, null, null, null, ${$.now}, ${$.now}
       from (${mirror}) m`),
   ] as const;
 });

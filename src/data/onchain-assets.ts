@@ -2,8 +2,10 @@ import { and, count, desc, eq, exists, inArray, notExists, sql } from 'drizzle-o
 import type { Database } from '../db/client';
 import {
   customerAssetBalances,
+  deployLimitGuard,
   internalTransactions,
   onchainAssets,
+  onchainContracts,
   onchainOperations,
   rewards,
   type OnchainAsset,
@@ -12,6 +14,7 @@ import {
   type OnchainOperationStatus,
 } from '../db/schema';
 import { offsetOf, type PageParams } from '../lib/paging';
+import { abortedByTrigger, violatesCheck } from './db-errors';
 
 export type OnchainAssetInsert = typeof onchainAssets.$inferInsert;
 export type OnchainOperationInsert = typeof onchainOperations.$inferInsert;
@@ -44,17 +47,39 @@ export async function findOnchainAsset(db: Database, tenantId: string, id: strin
   return row;
 }
 
-/** Whether the key, and the (chain, address) pair when given, are already taken in the tenant: one round trip. */
+/**
+ * Whether the key, and the (chain, address) pair when given, are already taken in the tenant, and
+ * whether another tenant holds the contract (onchain_contracts): one round trip.
+ */
 export async function findCreateConflicts(db: Database, tenantId: string, wanted: { key?: string; chainId: number; assetAddress?: string }) {
-  const [byKey, byAddress] = await db.batch([
+  const [byKey, byAddress, owners] = await db.batch([
     db.select({ id: onchainAssets.id }).from(onchainAssets).where(and(eq(onchainAssets.tenantId, tenantId), eq(onchainAssets.key, wanted.key ?? ''))).limit(1),
     db
       .select({ id: onchainAssets.id })
       .from(onchainAssets)
       .where(and(eq(onchainAssets.tenantId, tenantId), eq(onchainAssets.chainId, wanted.chainId), eq(onchainAssets.assetAddress, wanted.assetAddress ?? '')))
       .limit(1),
+    db
+      .select({ tenantId: onchainContracts.tenantId })
+      .from(onchainContracts)
+      .where(and(eq(onchainContracts.chainId, wanted.chainId), eq(onchainContracts.address, wanted.assetAddress ?? '')))
+      .limit(1),
   ]);
-  return { keyTaken: wanted.key !== undefined && byKey.length > 0, addressTaken: wanted.assetAddress !== undefined && byAddress.length > 0 };
+  return {
+    keyTaken: wanted.key !== undefined && byKey.length > 0,
+    addressTaken: wanted.assetAddress !== undefined && byAddress.length > 0,
+    heldElsewhere: owners.some((owner) => owner.tenantId !== tenantId),
+  };
+}
+
+/** True when a write was refused because another tenant holds the contract (migrations/0013's triggers). */
+export function isContractHeldElsewhere(error: unknown): boolean {
+  return abortedByTrigger(error, 'onchain_contract_taken');
+}
+
+/** True when a deploy's batch was refused because the tenant has made as many platform deploys as allowed. */
+export function isDeployLimitReached(error: unknown): boolean {
+  return violatesCheck(error, 'onchain_deploy_limit');
 }
 
 export async function insertOnchainAsset(db: Database, values: OnchainAssetInsert): Promise<OnchainAsset> {
@@ -65,10 +90,17 @@ export async function insertOnchainAsset(db: Database, values: OnchainAssetInser
 
 /**
  * The asset (`deploying`) and its deploy operation in one batch: an asset never waits for a
- * deployment nobody will send, and an operation never names an asset that was not written.
+ * deployment nobody will send, and an operation never names an asset that was not written. The
+ * batch is led by a guard that aborts it when the tenant already has `deployLimit` platform deploys
+ * (counted in the same transaction, so simultaneous creates cannot pass the limit together).
  */
-export async function insertAssetWithDeploy(db: Database, asset: OnchainAssetInsert, operation: OnchainOperationInsert): Promise<OnchainAsset> {
-  const [[row]] = await db.batch([db.insert(onchainAssets).values(asset).returning(), db.insert(onchainOperations).values(operation)]);
+export async function insertAssetWithDeploy(db: Database, asset: OnchainAssetInsert, operation: OnchainOperationInsert, deployLimit: number): Promise<OnchainAsset> {
+  const deploys = db.select({ value: count() }).from(onchainOperations).where(and(eq(onchainOperations.tenantId, asset.tenantId), eq(onchainOperations.kind, 'deploy')));
+  const [, [row]] = await db.batch([
+    db.insert(deployLimitGuard).select(sql`select ${asset.tenantId} where (${deploys}) >= ${deployLimit}`),
+    db.insert(onchainAssets).values(asset).returning(),
+    db.insert(onchainOperations).values(operation),
+  ]);
   if (!row) throw new Error('onchain asset insert returned nothing');
   return row;
 }

@@ -4,6 +4,7 @@ import {
   blockchainTransactionLinks,
   blockchainTransactions,
   onchainAssets,
+  onchainContracts,
   onchainOperations,
   relayerNonces,
   type BlockchainTransaction,
@@ -14,17 +15,23 @@ import { isoNow } from '../lib/time';
 import { violatesUnique } from './db-errors';
 import { runBatch } from './settlement-outcomes';
 
-/** An operation with its asset and its signed attempts (oldest first): what settling it needs. */
+/**
+ * An operation with its asset, its signed attempts (oldest first) and which tenant holds the
+ * asset's contract (null: nobody yet, e.g. a deploy not signed): what settling it needs.
+ */
 export async function loadOperation(db: Database, operationId: string) {
-  // Two statements, not a join: D1 batch rows are objects, so same-named columns would collide.
-  const [ops, assets, attempts] = await db.batch([
+  // Separate statements, not a join: D1 batch rows are objects, so same-named columns would collide.
+  const assetOf = db.select({ id: onchainOperations.onchainAssetId }).from(onchainOperations).where(eq(onchainOperations.id, operationId));
+  const [ops, assets, attempts, owners] = await db.batch([
     db.select().from(onchainOperations).where(eq(onchainOperations.id, operationId)).limit(1),
-    db.select().from(onchainAssets).where(inArray(onchainAssets.id, db.select({ id: onchainOperations.onchainAssetId }).from(onchainOperations).where(eq(onchainOperations.id, operationId)))),
+    db.select().from(onchainAssets).where(inArray(onchainAssets.id, assetOf)),
     db.select().from(blockchainTransactions).where(eq(blockchainTransactions.operationId, operationId)).orderBy(asc(blockchainTransactions.attempt)),
+    db.select({ tenantId: onchainContracts.tenantId }).from(onchainContracts).innerJoin(onchainAssets, and(eq(onchainContracts.chainId, onchainAssets.chainId), eq(onchainContracts.address, onchainAssets.assetAddress)))
+      .where(inArray(onchainAssets.id, assetOf)).limit(1),
   ]);
   const operation = ops[0];
   const asset = assets.find((row) => row.tenantId === operation?.tenantId);
-  return operation && asset ? { operation, asset, attempts } : undefined;
+  return operation && asset ? { operation, asset, attempts, contractOwner: owners[0]?.tenantId ?? null } : undefined;
 }
 
 export type LoadedOperation = NonNullable<Awaited<ReturnType<typeof loadOperation>>>;
@@ -69,7 +76,20 @@ export type SignedAttempt = {
   gas: bigint;
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
+  /** A deploy's contract address, known from the relayer and the nonce before it is sent. */
+  contractAddress?: string;
 };
+
+/**
+ * A deploy claims its contract for the tenant when it is signed, before the contract exists, so no
+ * other tenant can register it between its mining and the receipt. The address follows from the
+ * relayer's nonce, so on one chain history only this deploy can ever hold it: a claim already there
+ * is left from a chain that was reset (a local node), and is taken over.
+ */
+function claimDeployedContract(db: Database, operation: OnchainOperation, address: string) {
+  return db.insert(onchainContracts).values({ chainId: operation.chainId, address, tenantId: operation.tenantId, origin: 'deployed' })
+    .onConflictDoUpdate({ target: [onchainContracts.chainId, onchainContracts.address], set: { tenantId: operation.tenantId, origin: 'deployed' } });
+}
 
 /**
  * Records a signed transaction BEFORE it is broadcast (so a retry re-sends these bytes instead of
@@ -109,6 +129,7 @@ export async function recordAttempt(db: Database, operation: OnchainOperation, s
     ...(operation.kind === 'deploy'
       ? [db.update(onchainAssets).set({ deployTxHash: signed.hash, updatedAt: now }).where(and(eq(onchainAssets.id, operation.onchainAssetId), eq(onchainAssets.status, 'deploying')))]
       : []),
+    ...(signed.contractAddress ? [claimDeployedContract(db, operation, signed.contractAddress)] : []),
     ...(replaces ? [db.update(blockchainTransactions).set({ txnStatus: 'replaced', updatedAt: now }).where(eq(blockchainTransactions.id, replaces))] : []),
   ];
   try {

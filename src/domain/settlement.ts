@@ -35,6 +35,12 @@ export function retryDelaySeconds(errorCount: number): number {
 /** Failed tries (RPC down, nonce taken by an unrecorded transaction) after which an operation is given up: about a day of backoff. */
 export const MAX_OPERATION_ERRORS = 30;
 
+/** Seconds until the UTC day ends, when a tenant's spent gas budget is whole again. */
+export function secondsUntilUtcMidnight(now: Date): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+}
+
 /** A receipt in block `receiptBlock` is final once `confirmations` blocks (itself included) are on top of the chain. */
 export function isFinal(receiptBlock: bigint, latestBlock: bigint, confirmations: number): boolean {
   return latestBlock - receiptBlock + 1n >= BigInt(confirmations);

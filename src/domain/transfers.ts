@@ -52,6 +52,26 @@ export function foldTransfers(logs: readonly TransferLog[], isTracked: (holder: 
   return deltas;
 }
 
+const ZERO_ADDRESS = /^0x0{40}$/i;
+
+/**
+ * What the logs minted minus what they burned (movements from / to the zero address), whoever
+ * held the tokens: the change of the token's supply, which the supply reconciliation compares with
+ * the ledger, so a mint the platform did not make shows.
+ *
+ * @example netMinted([{ ..., movements: [{ from: '0x0000000000000000000000000000000000000000', to: wallet, tokenId: '', amount: 5n }] }]) // 5n
+ */
+export function netMinted(logs: readonly TransferLog[]): bigint {
+  let net = 0n;
+  for (const log of logs) {
+    for (const movement of log.movements) {
+      if (ZERO_ADDRESS.test(movement.from)) net += movement.amount;
+      if (ZERO_ADDRESS.test(movement.to)) net -= movement.amount;
+    }
+  }
+  return net;
+}
+
 /**
  * The new balance (decimal string, base units) after `delta`. A result below zero means logs were
  * missed (the scan started after the holder received tokens); it is reported and stored as zero,

@@ -2,6 +2,7 @@ import { createDatabase } from '../db/client';
 import type { Bindings } from '../env';
 import { onchainContext } from '../chain/context';
 import { followSettlements } from '../services/settlement-receipts';
+import { watchRelayer } from '../services/relayer-watch';
 import { indexOnchainAssets } from './asset-indexer';
 import { refreshQueryStatistics } from '../data/query-statistics';
 import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
@@ -15,6 +16,7 @@ export const cronJobs: Record<string, Job[]> = {
   '* * * * *': [
     (env) => followSettlements(createDatabase(env.DB), onchainContext(env)),
     indexOnchainAssets,
+    (env) => watchRelayer(createDatabase(env.DB), onchainContext(env)),
     (env) => applyPendingRecomputes(createDatabase(env.DB)),
     (env) => enqueueDueDeliveries(createDatabase(env.DB), env.WEBHOOK_QUEUE),
   ],

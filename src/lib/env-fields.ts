@@ -11,10 +11,22 @@ export const envText = z.preprocess((value) => (typeof value === 'string' && val
 export const envWholeNumber = (name: string, bounds: { min: number; max: number; fallback: number }) =>
   envText
     .refine(
-      (value) => value === undefined || (/^\d{1,9}$/.test(value) && Number(value) >= bounds.min && Number(value) <= bounds.max),
+      (value) => value === undefined || (/^\d{1,15}$/.test(value) && Number(value) >= bounds.min && Number(value) <= bounds.max),
       `${name} must be a whole number from ${bounds.min} to ${bounds.max}`,
     )
     .transform((value) => (value === undefined ? bounds.fallback : Number(value)));
+
+/**
+ * An amount of a chain's native token written in whole units with up to 18 decimals (e.g. "0.05"),
+ * as wei.
+ */
+export const envEther = (name: string, fallback: string) =>
+  envText
+    .refine((value) => value === undefined || /^\d{1,12}(\.\d{1,18})?$/.test(value), `${name} must be an amount such as 0.05 (whole units of the native token, up to 18 decimals)`)
+    .transform((value) => {
+      const [whole = '0', fraction = ''] = (value ?? fallback).split('.');
+      return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'));
+    });
 
 /** What a Workers Rate Limiting binding allows: `limit` requests per `period` seconds. */
 export type RateLimitQuota = { limit: number; period: 10 | 60 };

@@ -3,6 +3,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { ErrorEnvelope } from '../lib/envelope';
 import { ChainConfigError } from '../chain/chains';
 import { RelayerConfigError } from '../chain/relayer';
+import { isGasBudgetExhausted } from '../data/gas-budget';
+import { secondsUntilUtcMidnight } from '../domain/settlement';
 import { ApiError, type ErrorCode } from '../lib/errors';
 
 /** HTTP errors raised inside Hono and its validators, in our vocabulary. */
@@ -43,9 +45,22 @@ export function errorBody(err: ApiError): ErrorEnvelope {
   };
 }
 
+/**
+ * A write that would start onchain work after the tenant's gas budget for the day ran out (the
+ * trigger of migrations/0013 aborted its batch): retry once the UTC day is over.
+ */
+function gasBudgetRefusal(c: Context): ApiError {
+  const retryAfter = secondsUntilUtcMidnight(new Date());
+  c.header('Retry-After', String(retryAfter));
+  return new ApiError(
+    'ONCHAIN_BUDGET_EXHAUSTED',
+    `This tenant's onchain gas budget for today is used up: work that settles onchain is refused until 00:00 UTC (in ${retryAfter} s); off-chain work goes on`,
+  );
+}
+
 /** The one place a failure becomes a response. A 500 logs the detail and answers a generic message. */
 export const onError: ErrorHandler = (err, c: Context) => {
-  const apiError = toApiError(err);
+  const apiError = toApiError(err) ?? (isGasBudgetExhausted(err) ? gasBudgetRefusal(c) : undefined);
   if (apiError) return c.json(errorBody(apiError), apiError.status);
   const requestId = c.get('requestId') ?? 'unknown';
   console.error(JSON.stringify({ level: 'error', requestId, error: err.name, message: err.message, stack: err.stack }));

@@ -10,7 +10,7 @@ import {
   type CursorGuard,
   type PlatformWallet,
 } from '../data/asset-balances';
-import { applyDelta, foldTransfers, holdingKey, type TransferLog } from '../domain/transfers';
+import { applyDelta, foldTransfers, holdingKey, netMinted, type TransferLog } from '../domain/transfers';
 import { isoNow } from '../lib/time';
 
 /** One asset's indexing state during a run (mirrors its row; `guard` is what the database holds). */
@@ -22,6 +22,8 @@ export type AssetCursor = {
   nextBlock: number;
   guard: CursorGuard;
   totalTxns: number;
+  /** Minted minus burned up to the cursor, base units. */
+  supply: bigint;
   /** Another run moved this cursor first: this run leaves the asset alone. */
   lost: boolean;
 };
@@ -93,6 +95,7 @@ function assetStatements(
       toBlock: chunk.toBlock,
       genesisHash: chunk.genesisHash,
       totalTxns: cursor.totalTxns + logs.length,
+      supply: String(cursor.supply + netMinted(logs)),
       now: logs.length > 0 ? chunk.now : null,
     }),
   );
@@ -144,6 +147,7 @@ export async function commitChunk(
     const count = logsByCursor[index]?.length ?? 0;
     indexed += count;
     cursor.totalTxns += count;
+    cursor.supply += netMinted(logsByCursor[index] ?? []);
     cursor.nextBlock = chunk.toBlock + 1;
     cursor.guard = { assetId: cursor.asset.id, lastIndexedBlock: chunk.toBlock, genesisHash: chunk.genesisHash };
   });

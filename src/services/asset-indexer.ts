@@ -52,14 +52,14 @@ async function openCursor(db: Database, client: PublicClient, asset: OnchainAsse
   const indexedElsewhere = stored.genesisHash !== genesis && (stored.genesisHash !== null || stored.lastIndexedBlock !== null);
   if (!indexedElsewhere) {
     const nextBlock = stored.lastIndexedBlock === null ? await firstBlockOf(client, asset) : stored.lastIndexedBlock + 1;
-    return { asset, address, nextBlock, guard: stored, totalTxns: asset.totalTxns ?? 0, lost: false };
+    return { asset, address, nextBlock, guard: stored, totalTxns: asset.totalTxns ?? 0, supply: BigInt(asset.indexedSupply ?? '0'), lost: false };
   }
   if (!(await resetIndex(db, stored, asset.tenantId, genesis, isoNow()))) {
-    return { asset, address, nextBlock: 0, guard: stored, totalTxns: 0, lost: true }; // another run reset it first
+    return { asset, address, nextBlock: 0, guard: stored, totalTxns: 0, supply: 0n, lost: true }; // another run reset it first
   }
   console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, message: 'chain history changed (genesis hash); index reset' }));
   const guard = { assetId: asset.id, lastIndexedBlock: null, genesisHash: genesis };
-  return { asset, address, nextBlock: await firstBlockOf(client, asset), guard, totalTxns: 0, lost: false };
+  return { asset, address, nextBlock: await firstBlockOf(client, asset), guard, totalTxns: 0, supply: 0n, lost: false };
 }
 
 /** Indexes one chain's assets up to its confirmed head, at most `maxChunks` ranges. */

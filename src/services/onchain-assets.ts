@@ -9,6 +9,8 @@ import {
   findOnchainAsset,
   insertAssetWithDeploy,
   insertOnchainAsset,
+  isContractHeldElsewhere,
+  isDeployLimitReached,
   listOnchainAssets as listAssetRows,
   updateOnchainAsset as updateAssetRow,
   type OnchainAssetInsert,
@@ -82,19 +84,32 @@ async function assertContractOnChain(ctx: OnchainContext, input: CreateOnchainAs
   }
 }
 
-function conflictErrors(found: { keyTaken: boolean; addressTaken: boolean }, input: CreateOnchainAssetInput): FieldError[] {
+type Conflicts = { keyTaken?: boolean; addressTaken?: boolean; heldElsewhere?: boolean };
+
+/** Another tenant's contract is refused without saying whose it is. */
+const HELD_ELSEWHERE = 'This contract belongs to another tenant of the platform: a contract can be registered by one tenant only';
+
+function conflictErrors(found: Conflicts, input: CreateOnchainAssetInput): FieldError[] {
   return [
     ...(found.keyTaken ? [{ path: 'key', message: `An onchain asset with key "${input.key}" already exists in this tenant` }] : []),
     ...(found.addressTaken ? [{ path: 'asset_address', message: `This contract is already registered on chain ${input.chain_id} in this tenant` }] : []),
+    ...(found.heldElsewhere && !found.addressTaken ? [{ path: 'asset_address', message: HELD_ELSEWHERE }] : []),
   ];
 }
 
-/** A unique index caught what the pre-check missed (two creates racing): the same 409 as the pre-check. */
-function rethrowDuplicate(input: CreateOnchainAssetInput) {
+const conflict = (errors: FieldError[]) => new ApiError('CONFLICT', errors.map((error) => error.message).join('; '), { errors });
+
+/**
+ * What the database refused that the pre-check missed (two creates racing): the same 409s as the
+ * pre-check, and the tenant's deploy limit.
+ */
+function rethrowRefusal(input: CreateOnchainAssetInput, deployLimit: number) {
   return (error: unknown): never => {
-    if (violatesUnique(error, 'onchain_assets.key')) throw new ApiError('CONFLICT', 'The key is already taken', { errors: conflictErrors({ keyTaken: true, addressTaken: false }, input) });
-    if (violatesUnique(error, 'onchain_assets.asset_address')) {
-      throw new ApiError('CONFLICT', 'The contract is already registered', { errors: conflictErrors({ keyTaken: false, addressTaken: true }, input) });
+    if (violatesUnique(error, 'onchain_assets.key')) throw conflict(conflictErrors({ keyTaken: true }, input));
+    if (violatesUnique(error, 'onchain_assets.asset_address')) throw conflict(conflictErrors({ addressTaken: true }, input));
+    if (isContractHeldElsewhere(error)) throw conflict(conflictErrors({ heldElsewhere: true }, input));
+    if (isDeployLimitReached(error)) {
+      throw new ApiError('CONFLICT', `This tenant has made ${deployLimit} platform deploys, the most the platform allows per tenant: register an existing contract with asset_address, or ask the platform operator to raise the limit`);
     }
     throw error;
   };
@@ -112,7 +127,7 @@ export async function createOnchainAsset(db: Database, tenantId: string, input: 
   const address = input.asset_address === undefined ? undefined : getAddress(input.asset_address);
 
   const conflicts = conflictErrors(await findCreateConflicts(db, tenantId, { key: input.key, chainId: input.chain_id, assetAddress: address }), input);
-  if (conflicts.length > 0) throw new ApiError('CONFLICT', conflicts.map((c) => c.message).join('; '), { errors: conflicts });
+  if (conflicts.length > 0) throw conflict(conflicts);
 
   const now = isoNow();
   const values: OnchainAssetInsert = {
@@ -132,7 +147,7 @@ export async function createOnchainAsset(db: Database, tenantId: string, input: 
   };
   if (address !== undefined) {
     await assertContractOnChain(ctx, input, address);
-    return toOnchainAssetView(await insertOnchainAsset(db, values).catch(rethrowDuplicate(input)));
+    return toOnchainAssetView(await insertOnchainAsset(db, values).catch(rethrowRefusal(input, ctx.deployLimit)));
   }
   const operationId = newId('op');
   const asset = await insertAssetWithDeploy(db, values, {
@@ -144,7 +159,7 @@ export async function createOnchainAsset(db: Database, tenantId: string, input: 
     onchainAssetId: values.id,
     createdAt: now,
     updatedAt: now,
-  }).catch(rethrowDuplicate(input));
+  }, ctx.deployLimit).catch(rethrowRefusal(input, ctx.deployLimit));
   // A failed send is logged, not thrown: the asset is written, and the receipts cron re-enqueues the operation.
   await enqueueOperations(ctx, [operationId]);
   return toOnchainAssetView(asset);

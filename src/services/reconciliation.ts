@@ -1,3 +1,5 @@
+import { erc20Abi, getAddress } from 'viem';
+import type { OnchainContext } from '../chain/context';
 import type { Database } from '../db/client';
 import { XP_ASSET_KEY, type OnchainAsset } from '../db/schema';
 import { findOnchainAsset } from '../data/onchain-assets';
@@ -49,14 +51,34 @@ function toCustomerView(side: Side): ReconciliationCustomerView {
   };
 }
 
+type Supply = Pick<ReconciliationView, 'total_supply' | 'supply_source'>;
+
+/**
+ * Every unit in existence as of the indexer cursor: an erc20's own `totalSupply()` at that block
+ * (it sees even a mint that emitted no Transfer), else what the indexer saw minted minus burned.
+ * A chain that cannot be read falls back to the indexed figure, said so by `supply_source`.
+ */
+async function supplyOf(ctx: OnchainContext, asset: OnchainAsset): Promise<Supply> {
+  const indexed: Supply = { total_supply: asset.lastIndexedBlock === null ? null : (asset.indexedSupply ?? '0'), supply_source: 'indexed_transfers' };
+  if (asset.type !== 'erc20' || asset.lastIndexedBlock === null || !asset.assetAddress) return indexed;
+  try {
+    const client = ctx.client(asset.chainId);
+    const supply = await client.readContract({ address: getAddress(asset.assetAddress), abi: erc20Abi, functionName: 'totalSupply', blockNumber: BigInt(asset.lastIndexedBlock) });
+    return { total_supply: supply.toString(), supply_source: 'total_supply' };
+  } catch {
+    return indexed;
+  }
+}
+
 /**
  * The settled ledger against the indexed chain for one asset. The onchain side is as of
  * `last_indexed_block`, so a settlement newer than the indexer shows as a difference until the next
  * indexer run; after it, a settled ledger and the chain agree exactly.
  */
-export async function reconcileOnchainAsset(db: Database, tenantId: string, assetId: string): Promise<ReconciliationView> {
+export async function reconcileOnchainAsset(db: Database, ctx: OnchainContext, tenantId: string, assetId: string): Promise<ReconciliationView> {
   const asset = await findOnchainAsset(db, tenantId, assetId);
   if (!asset) throw onchainAssetNotFound();
+  const supply = supplyOf(ctx, asset);
   const sides = new Map<string, Side>();
   if (asset.key === XP_ASSET_KEY) await addXpLedger(db, asset, sides);
   else await addOperationLedger(db, asset, sides);
@@ -72,6 +94,7 @@ export async function reconcileOnchainAsset(db: Database, tenantId: string, asse
     onchainTotal += side.onchain;
     if (side.ledger !== side.onchain) customers.push(toCustomerView(side));
   }
+  const { total_supply, supply_source } = await supply;
   return {
     asset_id: asset.id,
     key: asset.key,
@@ -80,6 +103,9 @@ export async function reconcileOnchainAsset(db: Database, tenantId: string, asse
     onchain_total: onchainTotal.toString(),
     difference: (onchainTotal - ledgerTotal).toString(),
     last_indexed_block: asset.lastIndexedBlock,
+    total_supply,
+    supply_source,
+    supply_difference: total_supply === null ? null : (BigInt(total_supply) - ledgerTotal).toString(),
     customers,
   };
 }

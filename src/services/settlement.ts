@@ -1,10 +1,11 @@
-import { keccak256, type Hex } from 'viem';
+import { getContractAddress, keccak256, type Address, type Hex } from 'viem';
 import { ChainConfigError, ChainUnavailableError } from '../chain/chains';
-import { OperationRejected, operationCall } from '../chain/calls';
+import { OperationRejected, operationCall, type OperationCall } from '../chain/calls';
 import type { OnchainContext } from '../chain/context';
 import { RelayerConfigError } from '../chain/relayer';
 import type { Database } from '../db/client';
 import type { BlockchainTransaction, OnchainOperation } from '../db/schema';
+import { reserveGas } from '../data/gas-budget';
 import { broadcastStatements, failedStatements, runBatch } from '../data/settlement-outcomes';
 import { assignNonce, loadOperation, markAttempt, recordAttempt, recordOperationError, type LoadedOperation } from '../data/settlement';
 import { MAX_OPERATION_ERRORS, retryDelaySeconds } from '../domain/settlement';
@@ -46,31 +47,63 @@ export async function broadcast(db: Database, ctx: OnchainContext, operation: On
   if (attempt.attempt === 1) await runBatch(db, broadcastStatements(db, operation));
 }
 
-/** Signs the operation's first transaction (its nonce taken once), records it, then broadcasts it. */
+/**
+ * The gas limit of the operation's transaction: the estimate + 20%, never above the kind's ceiling.
+ * An estimate above the ceiling refuses the operation before it has a nonce; once it has one (a
+ * redelivery after a crash), the nonce must be used, so the transaction goes out capped at the
+ * ceiling. A call that reverts in the estimate is sent anyway with the fallback (capped too): it is
+ * mined as a failed receipt, consuming its nonce.
+ */
+async function gasLimitFor(ctx: OnchainContext, loaded: LoadedOperation, call: OperationCall, relayer: Address): Promise<bigint> {
+  const { operation } = loaded;
+  const ceiling = ctx.maxGas[operation.kind];
+  const estimate = await ctx.client(operation.chainId).estimateGas({ account: relayer, to: call.to, data: call.data }).catch((error: unknown) => {
+    if (!/revert/i.test(reasonOf(error))) throw error;
+    logEvent('warn', 'settlement call reverts in estimate; sending with fallback gas', { operation: operation.id, reason: reasonOf(error) });
+    return undefined;
+  });
+  if (estimate === undefined) return call.fallbackGas < ceiling ? call.fallbackGas : ceiling;
+  if (estimate > ceiling && operation.nonce === null) {
+    throw new OperationRejected(`a ${operation.kind} of this contract needs ${estimate} gas, more than the ${ceiling} allowed (MAX_GAS_${operation.kind.toUpperCase()})`);
+  }
+  const padded = (estimate * 12n) / 10n;
+  return padded < ceiling ? padded : ceiling;
+}
+
+/** Takes the operation's gas from its tenant's daily budget, once; refuses it when it does not fit. */
+async function reserveBudget(db: Database, ctx: OnchainContext, operation: OnchainOperation, gas: bigint): Promise<void> {
+  if (operation.gasReservation !== null || operation.nonce !== null) return;
+  if (!(await reserveGas(db, operation, gas, ctx.dailyGasBudget))) {
+    throw new OperationRejected(`the tenant's onchain gas budget for today (${ctx.dailyGasBudget} gas, TENANT_DAILY_GAS_BUDGET) is used up`);
+  }
+}
+
+/**
+ * Signs the operation's first transaction, records it, then broadcasts it. Before anything is
+ * signed: the contract must be the tenant's (onchain_contracts), the gas within the kind's ceiling
+ * and the tenant's daily budget; then the nonce is taken, once.
+ */
 async function signAndSend(db: Database, ctx: OnchainContext, loaded: LoadedOperation): Promise<void> {
   const { operation, asset } = loaded;
+  if (operation.kind !== 'deploy' && loaded.contractOwner !== operation.tenantId) {
+    throw new OperationRejected(`the contract of asset ${asset.id} is not held by this tenant (another tenant registered it first)`);
+  }
   const client = ctx.client(operation.chainId);
   const relayer = ctx.relayer();
   const call = operationCall(operation, asset, relayer.address);
+  const gas = await gasLimitFor(ctx, loaded, call, relayer.address);
+  await reserveBudget(db, ctx, operation, gas);
   const [chainNextNonce, genesis] = await Promise.all([
     client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }),
     client.getBlock({ blockNumber: 0n }),
   ]);
   const nonce = await assignNonce(db, operation.id, operation.chainId, relayer.address, chainNextNonce, genesis.hash);
-  const gas = await client.estimateGas({ account: relayer.address, to: call.to, data: call.data }).then(
-    (estimate) => (estimate * 12n) / 10n,
-    (error: unknown) => {
-      if (!/revert/i.test(reasonOf(error))) throw error;
-      // Sent anyway: it is mined as a failed receipt, consuming the nonce, and the operation fails.
-      logEvent('warn', 'settlement call reverts in estimate; sending with fallback gas', { operation: operation.id, reason: reasonOf(error) });
-      return call.fallbackGas;
-    },
-  );
   const fees = await client.estimateFeesPerGas();
   const tx = { type: 'eip1559', chainId: operation.chainId, nonce, to: call.to, data: call.data, gas, value: 0n, ...fees } as const;
   const raw = await relayer.signTransaction(tx);
   const id = newId('btx');
-  if (await recordAttempt(db, operation, { id, attempt: 1, hash: keccak256(raw), raw, from: relayer.address, to: call.to ?? null, data: call.data, nonce, gas, ...fees })) {
+  const contractAddress = operation.kind === 'deploy' ? getContractAddress({ from: relayer.address, nonce: BigInt(nonce) }) : undefined;
+  if (await recordAttempt(db, operation, { id, attempt: 1, hash: keccak256(raw), raw, from: relayer.address, to: call.to ?? null, data: call.data, nonce, gas, ...fees, contractAddress })) {
     await broadcast(db, ctx, operation, { id, attempt: 1, rawTransaction: raw });
     return;
   }

@@ -36,14 +36,17 @@ describe('balances routes serve indexed holdings', () => {
     const their = theirs.holders[0]!;
     const erc20 = await deploy('erc20', owner.privateKey, owner.address);
     const erc721 = await deploy('erc721', owner.privateKey, owner.address);
+    const theirErc20 = await deploy('erc20', owner.privateKey, owner.address); // a contract belongs to one tenant
     const points = await registerAsset(ours.tenant.id, 'erc20', erc20.address);
     const badges = await registerAsset(ours.tenant.id, 'erc721', erc721.address);
-    const theirPoints = await registerAsset(theirs.tenant.id, 'erc20', erc20.address);
+    const theirPoints = await registerAsset(theirs.tenant.id, 'erc20', theirErc20.address);
 
     const tokens = tokenOwner(owner.privateKey);
     await tokens.mint20(erc20.address, first!.wallet.address as Address, 100n);
     await tokens.mint20(erc20.address, second!.wallet.address as Address, 5n);
     await tokens.mint20(erc20.address, their.wallet.address as Address, 9n);
+    await tokens.mint20(theirErc20.address, their.wallet.address as Address, 9n);
+    await tokens.mint20(theirErc20.address, first!.wallet.address as Address, 4n);
     await tokens.mint721(erc721.address, first!.wallet.address as Address);
     await tokens.mint721(erc721.address, first!.wallet.address as Address);
     await tokens.settled();
@@ -76,7 +79,7 @@ describe('balances routes serve indexed holdings', () => {
     expect((await bothSurfaces(ours, second!.customer.id)).items.map((item) => item.balance)).toEqual(['5']);
     const theirPage = await bothSurfaces(theirs, their.customer.id);
     expect(theirPage.items.map((item) => ({ asset: item.onchain_asset.id, balance: item.balance }))).toEqual([{ asset: theirPoints.id, balance: '9' }]);
-    expect(theirPage.items[0]!.onchain_asset).toMatchObject({ total_txns: 3, total_owners: 1 });
+    expect(theirPage.items[0]!.onchain_asset).toMatchObject({ total_txns: 2, total_owners: 1 });
 
     // Another tenant's customer stays a 404 on both surfaces.
     expectError(await gatewayCall(ours.key, 'GET', `/api/v1/gateway/customers/${their.customer.id}/balances`), 404, 'NOT_FOUND');

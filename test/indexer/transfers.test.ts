@@ -29,10 +29,11 @@ describe('Transfer indexer: 100 transfers', () => {
     const erc20 = await deploy('erc20', owner.privateKey, owner.address);
     const erc721 = await deploy('erc721', owner.privateKey, owner.address);
     const erc1155 = await deploy('erc1155', owner.privateKey, owner.address);
+    const theirErc20 = await deploy('erc20', owner.privateKey, owner.address); // a contract belongs to one tenant
     const points = await registerAsset(ours.tenant.id, 'erc20', erc20.address);
     const badges = await registerAsset(ours.tenant.id, 'erc721', erc721.address, { status: 'inactive' }); // inactive: still mirrored
     const multi = await registerAsset(ours.tenant.id, 'erc1155', erc1155.address.toLowerCase()); // any address case
-    const theirPoints = await registerAsset(theirs.tenant.id, 'erc20', erc20.address); // the same contract, another tenant
+    const theirPoints = await registerAsset(theirs.tenant.id, 'erc20', theirErc20.address);
 
     const tokens = tokenOwner(owner.privateKey);
     // ERC-20: 30 mints (amounts past 2^53) and 10 burns, the last one emptying wallet 3 entirely.
@@ -49,6 +50,8 @@ describe('Transfer indexer: 100 transfers', () => {
     for (let i = 0; i < 25; i += 1) await tokens.mint721(erc721.address, everyone[i % everyone.length]!);
     // ERC-1155: 27 mints of ids 1..4.
     for (let i = 0; i < 27; i += 1) await tokens.mint1155(erc1155.address, everyone[i % everyone.length]!, BigInt((i % 4) + 1), BigInt(i + 1));
+    // The other tenant's token, minted to its wallet, to ours and to an outsider: only its own wallet is in its rows.
+    for (const to of [theirWallet, wallets[0]!, theirWallet, outsider, theirWallet, wallets[1]!]) await tokens.mint20(theirErc20.address, to, 7n);
     await tokens.settled();
 
     const client = publicClientFor(31337);
@@ -67,18 +70,25 @@ describe('Transfer indexer: 100 transfers', () => {
 
     const summary = await indexOnchainAssets(env);
     expect(summary.errors).toBe(0);
-    expect(summary.logs).toBeGreaterThanOrEqual(40 + 30 + 30 + 40);
+    expect(summary.logs).toBeGreaterThanOrEqual(40 + 30 + 30 + 6);
 
     const nftIds = Array.from({ length: 25 }, (_, i) => String(i + 1));
     const multiIds = ['1', '2', '3', '4'];
     const pointsAfter = await expectIndexedAsChain(points, ours.holders, [''], 40);
     expect(await holdingsOfAsset(points.id)).toHaveLength(3); // wallet 3 burned to zero: no row
-    await expectIndexedAsChain(theirPoints, theirs.holders, [''], 40);
+    await expectIndexedAsChain(theirPoints, theirs.holders, [''], 6);
     await expectIndexedAsChain(badges, ours.holders, nftIds, 30);
     expect((await holdingsOfAsset(badges.id)).filter((row) => row.userAddress === getAddress(wallets[0]!))).toEqual([]);
     await expectIndexedAsChain(multi, ours.holders, multiIds, 30);
     expect(pointsAfter.lastIndexedBlock).toBeGreaterThanOrEqual(lastBlock);
     expect(pointsAfter.indexedGenesisHash).toBe((await client.getBlock({ blockNumber: 0n })).hash);
+
+    // Supply (minted minus burned, whoever holds it): the ERC-20's own totalSupply(), 25 NFTs, and 1 + 2 + ... + 27 multi-tokens.
+    const supplyOf = (address: Address) => client.readContract({ address, abi: referenceContracts.erc20.abi, functionName: 'totalSupply' });
+    expect((await assetRow(points.id)).indexedSupply).toBe(String(await supplyOf(erc20.address)));
+    expect((await assetRow(theirPoints.id)).indexedSupply).toBe('42');
+    expect((await assetRow(badges.id)).indexedSupply).toBe('25');
+    expect((await assetRow(multi.id)).indexedSupply).toBe(String((27 * 28) / 2));
 
     // Another tenant's wallet, and a wallet outside the platform, never appear in a tenant's rows.
     const ourRows = [points, badges, multi].map((asset) => holdingsOfAsset(asset.id));
@@ -95,9 +105,12 @@ describe('Transfer indexer: 100 transfers', () => {
 
     // New moves are picked up incrementally from the cursor.
     await tokens.mint20(erc20.address, wallets[3]!, 5n);
+    await tokens.mint20(theirErc20.address, theirWallet, 1n);
     await tokens.settled();
     await indexOnchainAssets(env);
     await expectIndexedAsChain(points, ours.holders, [''], 41);
-    await expectIndexedAsChain(theirPoints, theirs.holders, [''], 41);
+    await expectIndexedAsChain(theirPoints, theirs.holders, [''], 7);
+    expect((await assetRow(points.id)).indexedSupply).toBe(String(await supplyOf(erc20.address)));
+    expect((await assetRow(theirPoints.id)).indexedSupply).toBe('43');
   });
 });

@@ -1,28 +1,33 @@
 import { and, eq } from 'drizzle-orm';
 import { getAddress, type Address } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onchainOperations } from '../../src/db/schema';
+import { blockchainTransactions, onchainContracts, onchainOperations } from '../../src/db/schema';
+import { successFlagSchema } from '../../src/lib/envelope';
 import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
-import { deployReference, fundedRelayer } from '../support/chain';
+import { deployReference, fundedRelayer, publicClientFor } from '../support/chain';
 import { expectError, expectOk } from '../support/http';
+import { portalRequest, race } from '../support/race';
+import { deliver, relayerEnv, runCron } from '../support/settlement';
 import { addMember, createTenant, db, portalCall, type TestTenant } from '../support/world';
 import { assetsPath } from './helpers';
 
 let relayer: Awaited<ReturnType<typeof fundedRelayer>>;
 let erc20: Address;
-let erc20Decimals18: Address;
-let erc721: Address;
-let erc1155: Address;
 
 beforeAll(async () => {
   relayer = await fundedRelayer();
-  const deploy = { owner: relayer.address, deployerKey: relayer.privateKey };
-  // Sequential: one key is one nonce sequence.
-  erc20 = await deployReference('erc20', deploy);
-  erc20Decimals18 = await deployReference('erc20', { ...deploy, decimals: 18 });
-  erc721 = await deployReference('erc721', deploy);
-  erc1155 = await deployReference('erc1155', deploy);
+  erc20 = await ownContract('erc20');
 });
+
+/**
+ * A contract of this test's own: a contract belongs to the first tenant that registers it, so
+ * tests that register one never share it. Deploys are sequential (one key is one nonce sequence).
+ */
+const ownContract = (type: 'erc20' | 'erc721' | 'erc1155', decimals?: number) =>
+  deployReference(type, { owner: relayer.address, deployerKey: relayer.privateKey, decimals });
+
+/** What another tenant hears about a contract that is not theirs: that it is taken, not by whom. */
+const HELD_ELSEWHERE = 'This contract belongs to another tenant of the platform: a contract can be registered by one tenant only';
 
 const create = (tenant: TestTenant, body: Record<string, unknown>) => portalCall(tenant.owner, 'POST', assetsPath(tenant.id), body);
 
@@ -30,9 +35,9 @@ describe('register an existing contract', () => {
   it('registers each token type as active, with the address checksummed and decimals stored (0 without decimals)', async () => {
     const tenant = await createTenant();
     const cases = [
-      { type: 'erc20', address: erc20, decimals: 0, key: 'points' },
-      { type: 'erc721', address: erc721, decimals: undefined, key: 'badge' },
-      { type: 'erc1155', address: erc1155, decimals: 0, key: 'tickets' },
+      { type: 'erc20', address: await ownContract('erc20'), decimals: 0, key: 'points' },
+      { type: 'erc721', address: await ownContract('erc721'), decimals: undefined, key: 'badge' },
+      { type: 'erc1155', address: await ownContract('erc1155'), decimals: 0, key: 'tickets' },
     ] as const;
     for (const c of cases) {
       const body = { type: c.type, chain_id: 31337, key: c.key, name: `${c.type} asset`, symbol: 'TST', decimals: c.decimals, asset_address: c.address.toLowerCase(), metadata: { color: 'gold' } };
@@ -60,14 +65,14 @@ describe('register an existing contract', () => {
 
   it('registers the XP token (key xp) when its decimals() agrees with the body', async () => {
     const tenant = await createTenant();
-    const body = { type: 'erc20', chain_id: 31337, key: 'xp', name: 'XP', symbol: 'XP', decimals: 18, asset_address: erc20Decimals18 };
+    const body = { type: 'erc20', chain_id: 31337, key: 'xp', name: 'XP', symbol: 'XP', decimals: 18, asset_address: await ownContract('erc20', 18) };
     const asset = expectOk(await create(tenant, body), 201, onchainAssetSchema);
     expect(asset).toMatchObject({ key: 'xp', decimals: 18, status: 'active' });
   });
 
   it('422 when decimals differ from the contract decimals()', async () => {
     const tenant = await createTenant();
-    const body = { type: 'erc20', chain_id: 31337, name: 'XP', symbol: 'XP', decimals: 6, asset_address: erc20Decimals18 };
+    const body = { type: 'erc20', chain_id: 31337, name: 'XP', symbol: 'XP', decimals: 6, asset_address: await ownContract('erc20', 18) };
     const error = expectError(await create(tenant, body), 422, 'VALIDATION_FAILED', "The contract's decimals() is 18, not 6");
     expect(error.errors).toEqual([{ path: 'decimals', message: "The contract's decimals() is 18, not 6" }]);
   });
@@ -101,6 +106,7 @@ describe('register an existing contract', () => {
   });
 
   it('409 for a key already used in the tenant, and for the same contract registered twice (any letter case)', async () => {
+    const [erc721, erc1155] = [await ownContract('erc721'), await ownContract('erc1155')];
     const tenant = await createTenant();
     const first = { type: 'erc721', chain_id: 31337, key: 'badge', name: 'Badge', symbol: 'BDG', asset_address: erc721 };
     expectOk(await create(tenant, first), 201, onchainAssetSchema);
@@ -109,9 +115,59 @@ describe('register an existing contract', () => {
     const sameAddress = expectError(await create(tenant, { ...first, key: 'other', asset_address: erc721.toLowerCase() }), 409, 'CONFLICT');
     expect(sameAddress.errors).toEqual([{ path: 'asset_address', message: 'This contract is already registered on chain 31337 in this tenant' }]);
 
-    // Keys and contracts are per tenant: another tenant registers the same ones.
+    // Keys are per tenant: another tenant uses the same key for a contract of its own.
     const other = await createTenant();
-    expectOk(await create(other, first), 201, onchainAssetSchema);
+    expectOk(await create(other, { ...first, asset_address: await ownContract('erc721') }), 201, onchainAssetSchema);
+  });
+
+  it('409 for a contract another tenant registered, in any letter case, without naming that tenant; deleting it does not release it', async () => {
+    const contract = await ownContract('erc20');
+    const holder = await createTenant();
+    const body = { type: 'erc20', chain_id: 31337, key: 'xp', name: 'XP', symbol: 'XP', decimals: 0, asset_address: contract };
+    const held = expectOk(await create(holder, body), 201, onchainAssetSchema);
+
+    const attacker = await createTenant();
+    for (const address of [contract, contract.toLowerCase()]) {
+      const refused = expectError(await create(attacker, { ...body, asset_address: address }), 409, 'CONFLICT', HELD_ELSEWHERE);
+      expect(refused.errors).toEqual([{ path: 'asset_address', message: HELD_ELSEWHERE }]);
+      expect(JSON.stringify(refused)).not.toContain(holder.id);
+    }
+    expectOk(await portalCall(holder.owner, 'DELETE', assetsPath(holder.id, `/${held.id}`)), 200, successFlagSchema);
+    expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
+    // The holder itself may register it again.
+    expectOk(await create(holder, body), 201, onchainAssetSchema);
+  });
+
+  it('409 for a contract the platform deployed for another tenant, even before its receipt is followed', async () => {
+    const holder = await createTenant();
+    const deployed = expectOk(await create(holder, { type: 'erc721', chain_id: 31337, key: 'badge', name: 'Badge', symbol: 'BDG' }), 201, onchainAssetSchema);
+    const worker = relayerEnv(relayer.privateKey);
+    const [deploy] = await db().select().from(onchainOperations).where(and(eq(onchainOperations.onchainAssetId, deployed.id!), eq(onchainOperations.kind, 'deploy')));
+    await deliver(worker, [deploy!.id]); // signed, sent and mined; the receipts cron has not run
+    const [attempt] = await db().select().from(blockchainTransactions).where(eq(blockchainTransactions.operationId, deploy!.id));
+    const receipt = await publicClientFor(31337).getTransactionReceipt({ hash: attempt!.txHash as `0x${string}` });
+    const address = getAddress(receipt.contractAddress!);
+
+    const attacker = await createTenant();
+    const body = { type: 'erc721', chain_id: 31337, key: 'badge', name: 'Mine', symbol: 'MINE', asset_address: address };
+    expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
+    await runCron(worker);
+    expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
+    expect((await portalCall(holder.owner, 'GET', assetsPath(holder.id, `/${deployed.id}`))).body).toMatchObject({ data: { status: 'active', asset_address: address } });
+  });
+
+  it('two tenants registering one contract at once: exactly one gets it', async () => {
+    const contract = await ownContract('erc721');
+    const tenants = await Promise.all([1, 2, 3, 4].map(() => createTenant()));
+    const body = { type: 'erc721', chain_id: 31337, key: 'badge', name: 'Badge', symbol: 'BDG', asset_address: contract };
+    const { responses, held } = await race(
+      tenants.map((tenant) => portalRequest(tenant.owner, 'POST', assetsPath(tenant.id), body)),
+      /insert into "onchain_assets"/i,
+    );
+    expect(held).toBe(tenants.length);
+    expect(responses.map((res) => res.status).sort()).toEqual([201, 409, 409, 409]);
+    const owners = await db().select().from(onchainContracts).where(eq(onchainContracts.address, getAddress(contract)));
+    expect(owners).toHaveLength(1);
   });
 });
 

@@ -9,7 +9,8 @@ import { reconciliationSchema } from '../../src/schemas/onchain-asset';
 import { expectError, expectOk } from '../support/http';
 import { insertReward } from '../support/rewards';
 import { addMember, createTenant, db, portalCall } from '../support/world';
-import { assetsPath, insertAssetRow, randomAddress } from './helpers';
+import { randomAddress } from '../support/rewards';
+import { assetsPath, insertAssetRow } from './helpers';
 
 const assetPage = pageSchema(onchainAssetSchema);
 

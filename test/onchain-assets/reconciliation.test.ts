@@ -17,7 +17,8 @@ import { reconciliationSchema } from '../../src/schemas/onchain-asset';
 import { expectOk } from '../support/http';
 import { createCustomer } from '../support/ledger';
 import { createTenant, db, portalCall, type TestTenant } from '../support/world';
-import { assetsPath, insertAssetRow, randomAddress } from './helpers';
+import { randomAddress } from '../support/rewards';
+import { assetsPath, insertAssetRow } from './helpers';
 
 let derivationIndex = 900_000;
 
@@ -97,6 +98,10 @@ describe('XP token', () => {
       onchain_total: (127n * E18 + 5n).toString(),
       difference: (-3n * E18 + 5n).toString(),
       last_indexed_block: 40,
+      // No contract at a random address: the supply is what the indexer saw minted (nothing, here).
+      total_supply: '0',
+      supply_source: 'indexed_transfers',
+      supply_difference: (-130n * E18).toString(),
       customers: expect.arrayContaining([
         { user_id: short.userId, wallet_address: short.address, ledger_balance: (10n * E18).toString(), onchain_balance: (7n * E18).toString(), difference: (-3n * E18).toString() },
         { user_id: unknownToLedger.userId, wallet_address: unknownToLedger.address, ledger_balance: '0', onchain_balance: '5', difference: '5' },
@@ -109,7 +114,8 @@ describe('XP token', () => {
     const tenant = await createTenant();
     const xp = await insertAssetRow(tenant.id, { key: 'xp', decimals: 0 });
     expect(await reconcile(tenant, xp)).toEqual({
-      asset_id: xp.id, key: 'xp', decimals: 0, ledger_total: '0', onchain_total: '0', difference: '0', last_indexed_block: null, customers: [],
+      asset_id: xp.id, key: 'xp', decimals: 0, ledger_total: '0', onchain_total: '0', difference: '0', last_indexed_block: null,
+      total_supply: null, supply_source: 'indexed_transfers', supply_difference: null, customers: [],
     });
     const customer = await customerWithWallet(tenant.id);
     await ledgerEntry(xp, tenant.id, customer.userId, 42);
@@ -144,6 +150,8 @@ describe('other assets', () => {
 
     const result = await reconcile(tenant, asset);
     expect(result).toMatchObject({ key: 'tickets', decimals: 0, ledger_total: '9007199254741006', onchain_total: '10', difference: '-9007199254740996', last_indexed_block: 12 });
+    // Not indexed: an erc1155's supply is only ever the indexer's count of mints minus burns.
+    expect(result).toMatchObject({ total_supply: '0', supply_source: 'indexed_transfers', supply_difference: '-9007199254741006' });
     expect(result.customers).toEqual(
       expect.arrayContaining([
         { user_id: missing.userId, wallet_address: missing.address, ledger_balance: '3', onchain_balance: '0', difference: '-3' },

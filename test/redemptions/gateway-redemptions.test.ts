@@ -9,7 +9,7 @@ import { rewardSchema } from '../../src/schemas/reward';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
 import { gatewayRequest, portalRequest, race } from '../support/race';
-import { customerWithXp, insertAsset, insertReward, insertTier, redeem, rewardStock } from '../support/rewards';
+import { customerWithXp, insertAsset, insertReward, insertTier, randomAddress, redeem, rewardStock } from '../support/rewards';
 import { createTenant, createTestApiKey, db, gatewayCall, type TestTenant } from '../support/world';
 
 async function world() {
@@ -51,13 +51,14 @@ describe('POST /gateway/redemptions', () => {
   it('shows the delivered asset and leaves an onchain reward initialized for settlement', async () => {
     const { tenant, key } = await world();
     const userId = await customerWithXp(tenant.id, 100);
-    const assetId = await insertAsset(tenant.id);
+    const address = randomAddress();
+    const assetId = await insertAsset(tenant.id, address);
     const reward = await insertReward(tenant.id, { onchainAssetId: assetId });
     const redemption = expectOk(await redeem(key, userId, reward.id), 201, redemptionSchema);
     expect(redemption.status).toBe('initialized');
     expect(redemption.reward.onchain_asset).toEqual({
       id: assetId,
-      asset_address: '0x00000000000000000000000000000000000000aa',
+      asset_address: address,
       chain_id: 31337,
       decimals: 0,
       name: 'Badge',

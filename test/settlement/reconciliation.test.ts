@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { referenceContracts } from '../../src/chain/artifacts.generated';
 import type { Bindings } from '../../src/env';
 import { reconciliationSchema } from '../../src/schemas/onchain-asset';
-import { balanceOf, fundedRelayer, publicClientFor } from '../support/chain';
+import { balanceOf, fundedRelayer, publicClientFor, walletClientFor } from '../support/chain';
 import { expectOk } from '../support/http';
 import { relayerEnv, runCron, settleAll } from '../support/settlement';
 import { portalCall } from '../support/world';
@@ -51,6 +53,7 @@ describe('reconciliation after settlement', () => {
     expect(report.onchain_total).toBe('37000');
     expect(report.difference).toBe('0');
     expect(report.customers).toEqual([]);
+    expect(report).toMatchObject({ total_supply: '37000', supply_source: 'total_supply', supply_difference: '0' });
 
     expect(await balanceOf(31337, 'erc20', xp.asset_address, alice.wallet)).toBe(27000n);
     expect(await balanceOf(31337, 'erc20', xp.asset_address, bob.wallet)).toBe(10000n);
@@ -75,5 +78,36 @@ describe('reconciliation after settlement', () => {
     expect(after.ledger_total).toBe('10');
     expect(after.onchain_total).toBe('10');
     expect(after.customers).toEqual([]);
+  });
+
+  it('a mint outside the platform shows as a supply difference, to any address, on an erc20 and an erc721', { timeout: 60_000 }, async () => {
+    const world = await newWorld('recon');
+    const xp = await deployedAsset(world, runEnv, { type: 'erc20', key: 'xp', decimals: 0, name: 'XP', symbol: 'XP' });
+    const badge = await deployedAsset(world, runEnv, { type: 'erc721', key: 'badge', name: 'Badge', symbol: 'BDG' });
+    const customer = await newCustomer(world);
+    await earn(world, customer.id, 25);
+    await settleAll(runEnv, world.tenant.id);
+    const redemption = await redeem(world, customer.id, (await createReward(world, { xp_cost: 5, onchain_asset_id: badge.id })).id);
+    await settleAll(runEnv, world.tenant.id);
+    expect((await getRedemption(world, redemption.id)).status).toBe('completed');
+
+    // The relayer owns every platform contract: whoever holds its key (or a registered contract's
+    // own minter) can mint outside the ledger, e.g. to an address that is no customer's wallet.
+    const outsider = privateKeyToAccount(generatePrivateKey()).address;
+    const owner = walletClientFor(31337, relayer.privateKey);
+    await owner.writeContract({ address: xp.asset_address, abi: referenceContracts.erc20.abi, functionName: 'mint', args: [outsider, 1000n] });
+    const last = await owner.writeContract({ address: badge.asset_address, abi: referenceContracts.erc721.abi, functionName: 'mint', args: [outsider] });
+    const head = (await publicClientFor(31337).waitForTransactionReceipt({ hash: last })).blockNumber;
+    for (const asset of [xp, badge]) {
+      for (let round = 0; round < 10 && BigInt((await reconciliation(world, asset.id ?? '')).last_indexed_block ?? -1) < head; round += 1) await runCron(runEnv);
+    }
+
+    // The platform's wallets still agree with the ledger; the supply does not.
+    const xpReport = await reconciliation(world, xp.id ?? '');
+    expect(xpReport).toMatchObject({ ledger_total: '20', onchain_total: '20', difference: '0', customers: [] });
+    expect(xpReport).toMatchObject({ total_supply: '1020', supply_source: 'total_supply', supply_difference: '1000' });
+    const badgeReport = await reconciliation(world, badge.id ?? '');
+    expect(badgeReport).toMatchObject({ ledger_total: '1', onchain_total: '1', difference: '0', customers: [] });
+    expect(badgeReport).toMatchObject({ total_supply: '2', supply_source: 'indexed_transfers', supply_difference: '1' });
   });
 });

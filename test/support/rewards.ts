@@ -28,7 +28,14 @@ export async function insertTier(tenantId: string, tierName: string, minXpThresh
   return id;
 }
 
-export async function insertAsset(tenantId: string): Promise<string> {
+/** A valid-looking address that is unique per call (for rows inserted directly, never sent to a chain). */
+export function randomAddress(): `0x${string}` {
+  const bytes = crypto.getRandomValues(new Uint8Array(20));
+  return `0x${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** An erc721 asset row of the tenant, on its own contract address unless one is given (a contract belongs to one tenant). */
+export async function insertAsset(tenantId: string, assetAddress: string = randomAddress()): Promise<string> {
   const id = newId('ast');
   await db().insert(onchainAssets).values({
     id,
@@ -36,7 +43,7 @@ export async function insertAsset(tenantId: string): Promise<string> {
     key: `nft-${id.slice(4, 10)}`,
     type: 'erc721',
     chainId: 31337,
-    assetAddress: '0x00000000000000000000000000000000000000aa',
+    assetAddress,
     decimals: 0,
     name: 'Badge',
     symbol: 'BDG',

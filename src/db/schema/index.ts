@@ -3,6 +3,7 @@ export * from './api-keys';
 export * from './customers';
 export * from './loyalty';
 export * from './onchain';
+export * from './onchain-limits';
 export * from './segments';
 export * from './counts';
 export * from './webhooks';

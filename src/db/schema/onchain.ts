@@ -34,6 +34,11 @@ export const onchainAssets = sqliteTable(
     lastIndexedBlock: integer('last_indexed_block'),
     /** Genesis hash of the chain the cursor belongs to: a reset local chain restarts indexing. */
     indexedGenesisHash: text('indexed_genesis_hash'),
+    /**
+     * Base units minted minus burned (Transfer logs from or to the zero address, any holder) up to
+     * the cursor: the supply reconciliation compares with the ledger (decimal string).
+     */
+    indexedSupply: text('indexed_supply'),
     ...timestamps,
   },
   (t) => [
@@ -80,6 +85,12 @@ export const onchainOperations = sqliteTable(
     errorCount: integer('error_count').notNull().default(0),
     lastError: text('last_error'),
     nextAttemptAt: text('next_attempt_at'),
+    /**
+     * The gas limit reserved from the tenant's daily budget before the nonce (data/gas-budget.ts),
+     * and the token of the reservation that took it (so a batch can tell its own from an earlier one).
+     */
+    reservedGas: integer('reserved_gas'),
+    gasReservation: text('gas_reservation'),
     ...timestamps,
   },
   (t) => [
@@ -87,6 +98,8 @@ export const onchainOperations = sqliteTable(
     index('onchain_operations_tenant_transaction').on(t.tenantId, t.internalTransactionId),
     index('onchain_operations_tenant_asset').on(t.tenantId, t.onchainAssetId, t.status),
     index('onchain_operations_dependency').on(t.dependsOnOperationId),
+    // Counts a tenant's platform deploys against TENANT_DEPLOY_LIMIT (deploys are few; mints are not indexed here).
+    index('onchain_operations_tenant_deploys').on(t.tenantId).where(sql`${t.kind} = 'deploy'`),
     // No two operations ever hold one nonce of one relayer on one chain.
     uniqueIndex('onchain_operations_nonce')
       .on(t.chainId, t.relayerAddress, t.nonce)
@@ -211,6 +224,7 @@ export type OnchainAsset = typeof onchainAssets.$inferSelect;
 export type OnchainAssetType = (typeof onchainAssetTypes)[number];
 export type OnchainAssetStatus = (typeof onchainAssetStatuses)[number];
 export type OnchainOperation = typeof onchainOperations.$inferSelect;
+export type OnchainOperationKind = (typeof onchainOperationKinds)[number];
 export type OnchainOperationStatus = (typeof onchainOperationStatuses)[number];
 export type BlockchainTransactionStatus = (typeof blockchainTransactionStatuses)[number];
 export type BlockchainTransaction = typeof blockchainTransactions.$inferSelect;

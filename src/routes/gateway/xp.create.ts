@@ -15,7 +15,7 @@ const route = createRoute({
   operationId: 'gatewayEarnXp',
   tags: ['Gateway'],
   summary: 'Credit earned or bonus XP to a customer',
-  description: 'Appends an `xp_earn` or `xp_bonus` transaction. Off-chain it is `completed` at once and moves the balance with it. When the tenant has an XP token (onchain asset with key `xp`) it is `initialized`, a mint is settled onchain, and the credit counts in `xp_balance`/`lifetime_xp` once it is `completed` (`failed` changes nothing). Only an active or reinstated customer earns (409 CUSTOMER_NOT_ACTIVE otherwise).',
+  description: 'Appends an `xp_earn` or `xp_bonus` transaction. Off-chain it is `completed` at once and moves the balance with it. When the tenant has an XP token (onchain asset with key `xp`) it is `initialized`, a mint is settled onchain, and the credit counts in `xp_balance`/`lifetime_xp` once it is `completed` (`failed` changes nothing). Only an active or reinstated customer earns (409 CUSTOMER_NOT_ACTIVE otherwise). 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): the write would settle onchain and the tenant\'s daily gas budget is used up; nothing is written, off-chain work goes on.',
   security: gatewaySecurity,
   request: { headers: idempotencyHeaders, body: jsonBody(earnXpBodySchema) },
   responses: {

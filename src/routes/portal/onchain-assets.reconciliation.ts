@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { onchainContext } from '../../chain/context';
 import type { PortalEnv } from '../../env';
 import { errorResponses, okResponse } from '../../lib/openapi';
 import { reconciliationSchema } from '../../schemas/onchain-asset';
@@ -17,6 +18,7 @@ const route = createRoute({
     'Ledger side: for the XP token (`key` `xp`), the completed XP entries mirrored onto it x 10^decimals per customer (pending debits and unsettled credits are not counted); for any other asset, what the platform\'s succeeded mints minus succeeded burns sent to each wallet.',
     'Onchain side: the indexed balances of the platform\'s wallets, as of `last_indexed_block` (the indexer cursor); a settlement newer than that shows as a difference until the indexer catches up.',
     '`difference` = onchain - ledger; `customers` lists only those whose two sides differ. 404: no such asset in this tenant.',
+    'Supply: `total_supply` (an erc20\'s `totalSupply()`, or the indexed mints minus burns) against `ledger_total`, so tokens minted outside the platform, to any address, show as `supply_difference`.',
   ].join('\n\n'),
   security: portalSecurity,
   request: { params: onchainAssetParams },
@@ -29,7 +31,7 @@ const route = createRoute({
 export function registerOnchainAssetsReconciliation(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
     const { tenant } = c.get('portalAuth');
-    const data = await reconcileOnchainAsset(c.get('db'), tenant.id, c.req.valid('param').id);
+    const data = await reconcileOnchainAsset(c.get('db'), onchainContext(c.env), tenant.id, c.req.valid('param').id);
     return c.json({ success: true as const, data }, 200);
   });
 }

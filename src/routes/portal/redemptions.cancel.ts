@@ -15,7 +15,7 @@ const route = createRoute({
   tags: ['Redemptions'],
   summary: 'Cancel a redemption and refund it',
   description:
-    'From completed: gives the XP back (a compensating `xp_redeem` entry that does not count toward lifetime XP; with an XP token it is minted back) and the unit of stock; a delivered onchain token stays with the customer. A redemption still settling onchain (initialized, pending), failed or canceled is 409 INVALID_STATUS_TRANSITION. Editor and up.',
+    'From completed: gives the XP back (a compensating `xp_redeem` entry that does not count toward lifetime XP; with an XP token it is minted back) and the unit of stock; a delivered onchain token stays with the customer. A redemption still settling onchain (initialized, pending), failed or canceled is 409 INVALID_STATUS_TRANSITION. 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): the write would settle onchain and the tenant\'s daily gas budget is used up; nothing is written, off-chain work goes on. Editor and up.',
   security: portalSecurity,
   request: { params: redemptionParams },
   responses: {

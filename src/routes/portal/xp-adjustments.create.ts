@@ -15,7 +15,7 @@ const route = createRoute({
   operationId: 'adjustCustomerXp',
   tags: ['Customers'],
   summary: "Adjust a customer's XP balance",
-  description: 'Appends an `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). With an XP token it settles onchain: a negative adjustment (debit) reserves the XP at once and gives it back if the burn fails; a positive one (credit) counts once completed. Editor role and up.',
+  description: 'Appends an `xp_admin_adjust` transaction (positive or negative). The balance never goes below zero (409 INSUFFICIENT_XP). With an XP token it settles onchain: a negative adjustment (debit) reserves the XP at once and gives it back if the burn fails; a positive one (credit) counts once completed. 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): the write would settle onchain and the tenant\'s daily gas budget is used up; nothing is written, off-chain work goes on. Editor role and up.',
   security: portalSecurity,
   request: {
     params: customerParams,

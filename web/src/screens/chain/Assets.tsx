@@ -70,8 +70,20 @@ function Reconciliation({ assetId }: { assetId: string }) {
       <QueryView query={query} what="Comparing ledger and chain">
         {(result) => (
           <>
-            <Facts items={[['Ledger total', xp(result.ledger_total)], ['Onchain total', xp(result.onchain_total)], ['Difference', <Badge value={result.difference === '0' ? 'active' : 'failed'} />], ['As of block', result.last_indexed_block ?? '—']]} />
+            <Facts
+              items={[
+                ['Ledger total', xp(result.ledger_total)],
+                ['Onchain total', xp(result.onchain_total)],
+                ['Difference', <Badge value={result.difference === '0' ? 'active' : 'failed'} />],
+                ['Total supply', result.total_supply === null ? '—' : xp(result.total_supply)],
+                ['Supply difference', result.supply_difference === null ? '—' : <Badge value={result.supply_difference === '0' ? 'active' : 'failed'} />],
+                ['As of block', result.last_indexed_block ?? '—'],
+              ]}
+            />
             <p className="hint">{`Base units (× 10^${result.decimals}). ${result.difference === '0' ? 'Ledger and chain agree.' : `Difference: ${xp(result.difference)}.`}`}</p>
+            {result.supply_difference !== null && result.supply_difference !== '0' ? (
+              <p className="hint">{`The token's supply differs from the ledger by ${xp(result.supply_difference)}: units exist (or were burned) outside this platform's settlements.`}</p>
+            ) : null}
             <DataTable caption="Customers whose balances differ" columns={columns} data={result.customers} empty="No customer differs." />
           </>
         )}

@@ -17,7 +17,7 @@ describe('onchain assets', () => {
       .on('listOnchainAssets', { data: page([]) })
       .on('createOnchainAsset', { status: 201, data: asset })
       .on('getOnchainAsset', { data: asset })
-      .on('getOnchainAssetReconciliation', { data: { asset_id: 'oa_1', key: 'xp', decimals: 18, ledger_total: '1000', onchain_total: '900', difference: '-100', last_indexed_block: 42, customers: [{ user_id: 'cus_1', wallet_address: '0xabc', ledger_balance: '1000', onchain_balance: '900', difference: '-100' }] } });
+      .on('getOnchainAssetReconciliation', { data: { asset_id: 'oa_1', key: 'xp', decimals: 18, ledger_total: '1000', onchain_total: '900', difference: '-100', last_indexed_block: 42, total_supply: '1500', supply_source: 'total_supply', supply_difference: '500', customers: [{ user_id: 'cus_1', wallet_address: '0xabc', ledger_balance: '1000', onchain_balance: '900', difference: '-100' }] } });
     const user = userEvent.setup();
     await signedInApp(network, '/t/ten_1/onchain-assets');
     await user.click(await screen.findByRole('button', { name: 'New asset' }));
@@ -41,12 +41,15 @@ describe('onchain assets', () => {
     expect(network.sentTo('POST', '/onchain-assets')[0]?.body).toEqual({ type: 'erc20', chain_id: 31337, name: 'Loyalty Points', symbol: 'LOY', key: 'xp', decimals: 18, asset_address: asset.asset_address });
     expect(await screen.findByText('Base units (× 10^18). Difference: -100.')).toBeTruthy();
     expect(screen.getByRole('table', { name: 'Customers whose balances differ' })).toBeTruthy();
+    // A mint outside the platform: the supply says so even where no platform wallet differs.
+    expect(screen.getByText("The token's supply differs from the ledger by 500: units exist (or were burned) outside this platform's settlements.")).toBeTruthy();
   });
 
   it('an editor sees assets but may not register, edit or delete them (admins only)', async () => {
-    const network = new FakeNetwork().on('getCurrentUser', { data: account([membership('editor')]) }).on('getOnchainAsset', { data: asset }).on('getOnchainAssetReconciliation', { data: { asset_id: 'oa_1', key: 'xp', decimals: 18, ledger_total: '0', onchain_total: '0', difference: '0', last_indexed_block: null, customers: [] } });
+    const network = new FakeNetwork().on('getCurrentUser', { data: account([membership('editor')]) }).on('getOnchainAsset', { data: asset }).on('getOnchainAssetReconciliation', { data: { asset_id: 'oa_1', key: 'xp', decimals: 18, ledger_total: '0', onchain_total: '0', difference: '0', last_indexed_block: null, total_supply: null, supply_source: 'indexed_transfers', supply_difference: null, customers: [] } });
     await signedInApp(network, '/t/ten_1/onchain-assets/oa_1');
     expect(await screen.findByText('Base units (× 10^18). Ledger and chain agree.')).toBeTruthy();
+    expect(screen.queryByText(/supply differs/)).toBeNull();
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Deactivate' })).toBeNull();
