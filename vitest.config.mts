@@ -28,6 +28,8 @@ export default defineConfig({
           CHAINS: JSON.stringify({ '31337': inject('rpcUrl'), '31338': inject('manualRpcUrl') }),
           RELAYER_PRIVATE_KEY: testKeys.relayerPrivateKey,
           CONFIRMATIONS: '1',
+          // Each test file's relayer is funded on 31337 only: a low balance is logged where a test asks for it (settlement/relayer-limits).
+          RELAYER_MIN_BALANCE: '0',
           TEST_RPC_URL: inject('rpcUrl'),
           TEST_MANUAL_RPC_URL: inject('manualRpcUrl'),
           TEST_WEBHOOK_RECEIVER_URL: inject('webhookReceiverUrl'),

@@ -251,7 +251,7 @@ export async function seed(signingKey: DevSigningKey): Promise<SeedResult> {
   if (apiKey) state.sample = await sampleIds(apiKey, customerIds);
   writeDemoState(state);
 
-  // Last, so the XP above stays off-chain and the demo shows both kinds.
+  // Last, as a program adding its XP token later: the XP above is minted by the token's opening.
   const chainId = demoChainId(readDevVars());
   if (!apiKey) report.skip('onchain demo', 'no API key');
   else if (chainId === undefined) report.skip('onchain demo', 'CHAINS in .dev.vars names no chain on this machine (the seed never deploys on a remote chain)');

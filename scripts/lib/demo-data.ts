@@ -88,8 +88,9 @@ export const COHORTS = [
 ];
 
 /**
- * Onchain part of the demo, created after everything above so both kinds show: the XP earned above
- * stays off-chain (no XP token yet), what follows is mirrored onto the token. Amounts are in XP
+ * Onchain part of the demo, created after everything above, as a program that adds its XP token
+ * later would: the XP earned above is minted by the token's opening, what follows is mirrored onto
+ * the token as it happens. Amounts are in XP
  * (decimals 0, so base units too); each earner gets at least the badge's cost onchain, so burning
  * it on redemption cannot revert.
  */

@@ -1,8 +1,9 @@
 /**
  * The onchain half of the demo seed, through the HTTP API only: the tenant's XP token and a badge
  * collection deployed by the platform, a reward delivering a badge, XP earned onchain by a few
- * customers, one badge redeemed, then a wait until those transactions are settled (links filled)
- * and the indexer shows balances. Idempotent like the rest of the seed.
+ * customers, one badge redeemed, then a wait until those transactions are settled (links filled),
+ * the indexer shows balances and the XP token reconciles to 0 with the ledger (the XP earned
+ * before it was minted by its opening). Idempotent like the rest of the seed.
  */
 import { apiCall, dataOf, type GatewayKey } from './api-client';
 import { BADGE_COLLECTION, BADGE_REDEEMER, BADGE_REWARD, CUSTOMERS, ONCHAIN_EARNS, XP_TOKEN } from './demo-data';
@@ -187,6 +188,24 @@ async function waitBalances(input: OnchainSeedInput, assetIds: string[]): Promis
   else report.problem(`${BADGE_REDEEMER}'s onchain balances`, `not indexed after ${INDEX_TIMEOUT_MS / 1000} s: is the every-minute cron running (npm run dev runs it every 3 s)?`);
 }
 
+type Reconciliation = { ledger_total: string; onchain_total: string; difference: string; total_supply: string | null; supply_difference: string | null };
+
+/**
+ * Waits until the XP token agrees with the ledger, supply included: the XP customers earned before
+ * the token existed has been minted by its opening, and the indexer has seen it.
+ */
+async function waitReconciled(input: OnchainSeedInput, assetId: string): Promise<void> {
+  const { token, tenantId, report } = input;
+  const path = `/tenant/${tenantId}/onchain-assets/${assetId}/reconciliation`;
+  let last: Reconciliation | undefined;
+  const agreed = await waitFor(INDEX_TIMEOUT_MS, async () => {
+    last = dataOf<Reconciliation>(await apiCall('GET', path, { token }));
+    return last && last.difference === '0' && last.supply_difference === '0' ? last : undefined;
+  });
+  if (agreed) report.ok('XP token reconciled', `ledger ${agreed.ledger_total} = supply ${agreed.total_supply ?? '?'} (XP earned before the token minted by its opening)`);
+  else report.problem('XP token reconciliation', `not 0 after ${INDEX_TIMEOUT_MS / 1000} s (last: difference ${last?.difference ?? '?'}, supply difference ${last?.supply_difference ?? '?'}): is the every-minute cron running?`);
+}
+
 /**
  * @example state.onchain = await seedOnchain({ token, tenantId, gatewayKey, chainId: 31337, customerIds, report });
  */
@@ -206,5 +225,6 @@ export async function seedOnchain(input: OnchainSeedInput): Promise<DemoState['o
   const shown = redeemTx ?? earned[0];
   if (shown && settled) onchain.settledTransactionId = shown;
   if (settled && badge) await waitBalances(input, [xp.id, badge.id]);
+  if (settled) await waitReconciled(input, xp.id);
   return onchain;
 }

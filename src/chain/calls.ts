@@ -37,7 +37,7 @@ function tokenCall(operation: OnchainOperation, asset: OnchainAsset): OperationC
   const to = getAddress(asset.assetAddress);
   const recipient = getAddress(operation.recipient);
   const amount = BigInt(operation.amount ?? '1');
-  if (operation.kind === 'burn') {
+  if (operation.kind === 'burn' || operation.kind === 'opening_burn') {
     if (asset.type !== 'erc20') throw new OperationRejected(`operation ${operation.id}: only ERC-20 assets are burned`);
     return { to, data: encodeFunctionData({ abi: referenceContracts.erc20.abi, functionName: 'burn', args: [recipient, amount] }), fallbackGas: CALL_FALLBACK_GAS };
   }

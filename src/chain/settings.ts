@@ -52,7 +52,13 @@ function parseSettings(env: Readonly<Record<string, unknown>>): SettlementSettin
   return {
     confirmations: parsed.CONFIRMATIONS,
     stuckAfterSeconds: parsed.SETTLEMENT_STUCK_SECONDS,
-    maxGas: { deploy: BigInt(parsed.MAX_GAS_DEPLOY), mint: BigInt(parsed.MAX_GAS_MINT), burn: BigInt(parsed.MAX_GAS_BURN) },
+    maxGas: {
+      deploy: BigInt(parsed.MAX_GAS_DEPLOY),
+      mint: BigInt(parsed.MAX_GAS_MINT),
+      burn: BigInt(parsed.MAX_GAS_BURN),
+      opening_mint: BigInt(parsed.MAX_GAS_MINT),
+      opening_burn: BigInt(parsed.MAX_GAS_BURN),
+    },
     dailyGasBudget: parsed.TENANT_DAILY_GAS_BUDGET,
     deployLimit: parsed.TENANT_DEPLOY_LIMIT,
     relayerMinBalance: parsed.RELAYER_MIN_BALANCE,

@@ -13,8 +13,11 @@ import { customerAssetBalances, internalTransactions, internalWallets, onchainOp
 const walletOf = (userId: typeof internalTransactions.userId) =>
   and(eq(internalWallets.tenantId, internalTransactions.tenantId), eq(internalWallets.userId, userId), eq(internalWallets.walletKind, 'custodial'));
 
-/** Per customer: the sum of completed XP entries mirrored onto this asset, and the customer's wallet. */
-export async function settledXpPerCustomer(db: Database, tenantId: string, assetId: string) {
+/**
+ * Per customer: the sum of every completed XP entry, mirrored onto the XP token or earned before it
+ * (the token must carry all of it), and the customer's wallet.
+ */
+export async function settledXpPerCustomer(db: Database, tenantId: string) {
   return db
     .select({
       userId: internalTransactions.userId,
@@ -23,7 +26,7 @@ export async function settledXpPerCustomer(db: Database, tenantId: string, asset
     })
     .from(internalTransactions)
     .leftJoin(internalWallets, walletOf(internalTransactions.userId))
-    .where(and(eq(internalTransactions.tenantId, tenantId), eq(internalTransactions.onchainAssetId, assetId), eq(internalTransactions.status, 'completed')))
+    .where(and(eq(internalTransactions.tenantId, tenantId), eq(internalTransactions.status, 'completed')))
     .groupBy(internalTransactions.userId);
 }
 

@@ -6,6 +6,8 @@ import { isoNow } from '../lib/time';
 
 const unsettled = ['initialized', 'pending'] as const;
 
+const isOpening = (operation: Pick<OnchainOperation, 'kind'>) => operation.kind === 'opening_mint' || operation.kind === 'opening_burn';
+
 /** What an outcome needs to know of its operation. */
 type OperationRef = Pick<OnchainOperation, 'id' | 'tenantId' | 'kind' | 'onchainAssetId' | 'internalTransactionId'>;
 
@@ -103,7 +105,9 @@ export function failedStatements(db: Database, operation: OperationRef, receipt:
     ...(receipt ? attemptStatements(db, operation.id, receipt, now) : []),
     db.update(blockchainTransactions).set({ txnStatus: 'canceled', updatedAt: now })
       .where(and(eq(blockchainTransactions.operationId, operation.id), inArray(blockchainTransactions.txnStatus, ['initialized', 'submitted', 'pending']))),
-    db.update(onchainOperations).set({ status: 'canceled', lastError: `dependency ${operation.id} failed`, updatedAt: now })
+    // Burns waiting for a customer's opening go on and fail by themselves (they have their own XP
+    // entry to give back, services/xp-openings.ts); anything else waiting for this is canceled.
+    db.update(onchainOperations).set(isOpening(operation) ? { status: 'queued', updatedAt: now } : { status: 'canceled', lastError: `dependency ${operation.id} failed`, updatedAt: now })
       .where(and(eq(onchainOperations.dependsOnOperationId, operation.id), eq(onchainOperations.status, 'waiting'))),
     db.update(customers).set({ xpBalance: sql`${customers.xpBalance} + coalesce((${refund}), 0)`, updatedAt: now })
       .where(and(eq(customers.tenantId, operation.tenantId), inArray(customers.id, owner))),

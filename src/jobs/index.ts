@@ -3,6 +3,7 @@ import type { Bindings } from '../env';
 import { onchainContext } from '../chain/context';
 import { followSettlements } from '../services/settlement-receipts';
 import { watchRelayer } from '../services/relayer-watch';
+import { openXpTokens } from '../services/xp-openings';
 import { indexOnchainAssets } from './asset-indexer';
 import { refreshQueryStatistics } from '../data/query-statistics';
 import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
@@ -17,6 +18,7 @@ export const cronJobs: Record<string, Job[]> = {
     (env) => followSettlements(createDatabase(env.DB), onchainContext(env)),
     indexOnchainAssets,
     (env) => watchRelayer(createDatabase(env.DB), onchainContext(env)),
+    (env) => openXpTokens(createDatabase(env.DB), onchainContext(env)),
     (env) => applyPendingRecomputes(createDatabase(env.DB)),
     (env) => enqueueDueDeliveries(createDatabase(env.DB), env.WEBHOOK_QUEUE),
   ],

@@ -2,6 +2,7 @@ import { BaseError, HttpRequestError, TimeoutError, erc20Abi, getAddress, type A
 import { configuredChainIds } from '../chain/chains';
 import type { OnchainContext } from '../chain/context';
 import type { Database } from '../db/client';
+import { XP_ASSET_KEY } from '../db/schema';
 import { violatesUnique } from '../data/db-errors';
 import {
   deleteUnusedOnchainAsset,
@@ -147,6 +148,8 @@ export async function createOnchainAsset(db: Database, tenantId: string, input: 
   };
   if (address !== undefined) {
     await assertContractOnChain(ctx, input, address);
+    // A registered XP token's holders keep what their wallets hold now: it counts toward the XP its opening mints.
+    if (input.key === XP_ASSET_KEY) values.openingBlock = Number(await ctx.client(input.chain_id).getBlockNumber({ cacheTime: 0 }));
     return toOnchainAssetView(await insertOnchainAsset(db, values).catch(rethrowRefusal(input, ctx.deployLimit)));
   }
   const operationId = newId('op');

@@ -24,9 +24,12 @@ function sideOf(sides: Map<string, Side>, userId: string | null, walletAddress: 
   return side;
 }
 
-/** XP token: the ledger side is every completed XP entry mirrored onto it, scaled to base units. */
+/**
+ * XP token: the ledger side is each customer's settled XP (every completed entry, whether mirrored
+ * onto the token or earned before it: the token must carry all of it), scaled to base units.
+ */
 async function addXpLedger(db: Database, asset: OnchainAsset, sides: Map<string, Side>) {
-  for (const row of await settledXpPerCustomer(db, asset.tenantId, asset.id)) {
+  for (const row of await settledXpPerCustomer(db, asset.tenantId)) {
     sideOf(sides, row.userId, row.walletAddress).ledger += BigInt(toBaseUnits(row.xp, asset.decimals ?? 0));
   }
 }

@@ -6,12 +6,13 @@ import { RelayerConfigError } from '../chain/relayer';
 import type { Database } from '../db/client';
 import type { BlockchainTransaction, OnchainOperation } from '../db/schema';
 import { reserveGas } from '../data/gas-budget';
-import { broadcastStatements, failedStatements, runBatch } from '../data/settlement-outcomes';
+import { broadcastStatements, failedStatements, releasedOperationsQuery, runBatch, succeededStatements } from '../data/settlement-outcomes';
 import { assignNonce, loadOperation, markAttempt, recordAttempt, recordOperationError, type LoadedOperation } from '../data/settlement';
 import { MAX_OPERATION_ERRORS, retryDelaySeconds } from '../domain/settlement';
 import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
 import { logEvent, reasonOf } from './settlement-log';
+import { openingGate, openingMintAmount } from './xp-openings';
 
 /** `done`: nothing more for this message; `retryAfterSeconds`: deliver it again later. */
 export type SettleOutcome = { done: true } | { done: false; retryAfterSeconds: number };
@@ -158,7 +159,23 @@ export async function settleOperation(db: Database, ctx: OnchainContext, operati
       await runBatch(db, failedStatements(db, operation, undefined, `asset ${asset.id} is ${asset.status}`));
       return DONE;
     }
-    await signAndSend(db, ctx, loaded);
+    const gate = await openingGate(db, ctx, loaded);
+    if (!gate.ready) {
+      if (!gate.waiting) await runBatch(db, failedStatements(db, operation, undefined, gate.reason));
+      return DONE;
+    }
+    if (operation.kind !== 'opening_mint') {
+      await signAndSend(db, ctx, loaded);
+      return DONE;
+    }
+    const amount = await openingMintAmount(db, ctx, loaded);
+    if (amount === 0n) {
+      // A registered token's wallet already held it all: nothing to send.
+      await runBatch(db, succeededStatements(db, operation, undefined));
+      await enqueueOperations(ctx, (await releasedOperationsQuery(db, operation.id)).map((row) => row.id));
+      return DONE;
+    }
+    await signAndSend(db, ctx, { ...loaded, operation: { ...operation, amount: amount.toString() } });
     return DONE;
   } catch (error) {
     return handleError(db, loaded, error);

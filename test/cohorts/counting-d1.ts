@@ -15,7 +15,8 @@ export type D1Cost = { roundTrips: number; statements: number; rowsRead: number;
 
 type Meta = { rows_read?: number; rows_written?: number };
 
-function countingD1(real: D1Database, cost: D1Cost): D1Database {
+/** The real binding, counting what each round trip costs into `cost`. */
+export function countingD1(real: D1Database, cost: D1Cost): D1Database {
   const realOf = new WeakMap<object, { statement: D1PreparedStatement; sql: string; params: unknown[] }>();
   const add = (sql: string[], params: unknown[][], metas: Meta[]) => {
     const trip = { sql, params, rowsRead: 0, rowsWritten: 0 };
@@ -71,7 +72,7 @@ function countingD1(real: D1Database, cost: D1Cost): D1Database {
   } as unknown as D1Database;
 }
 
-const newCost = (): D1Cost => ({ roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, trips: [] });
+export const newCost = (): D1Cost => ({ roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, trips: [] });
 
 /** Sends `request` through the whole Worker with the counting binding: the response (as `call` answers it) and what it cost. */
 export async function measured(request: Request): Promise<{ response: JsonResponse; cost: D1Cost }> {

@@ -72,13 +72,13 @@ describe('XP token', () => {
     const xp = await insertAssetRow(tenant.id, { key: 'xp', decimals: 18, lastIndexedBlock: 40 });
     const [agrees, short, unknownToLedger] = [await customerWithWallet(tenant.id), await customerWithWallet(tenant.id), await customerWithWallet(tenant.id)];
 
-    // agrees: 100 + 50 - 30 = 120 XP settled; pending entries and entries not on this asset do not count.
+    // agrees: 100 + 50 - 30 = 120 XP settled; pending, initialized and failed entries do not count.
     await ledgerEntry(xp, tenant.id, agrees.userId, 100);
     await ledgerEntry(xp, tenant.id, agrees.userId, 50);
     await ledgerEntry(xp, tenant.id, agrees.userId, -30);
     await ledgerEntry(xp, tenant.id, agrees.userId, 999, 'pending');
     await ledgerEntry(xp, tenant.id, agrees.userId, -7, 'initialized');
-    await ledgerEntry(null, tenant.id, agrees.userId, 1000);
+    await ledgerEntry(null, tenant.id, agrees.userId, 1000, 'failed');
     await balance(xp, agrees, (120n * E18).toString()); // > 2^53: summed exactly
     // short: 10 XP settled, only 7 indexed.
     await ledgerEntry(xp, tenant.id, short.userId, 10);
@@ -121,6 +121,19 @@ describe('XP token', () => {
     await ledgerEntry(xp, tenant.id, customer.userId, 42);
     await balance(xp, customer, '42');
     expect(await reconcile(tenant, xp)).toMatchObject({ ledger_total: '42', onchain_total: '42', difference: '0', customers: [] });
+  });
+
+  it('counts XP earned before the token: until the opening mints it, the chain is short of it', async () => {
+    const tenant = await createTenant();
+    const xp = await insertAssetRow(tenant.id, { key: 'xp', decimals: 0, lastIndexedBlock: 40 });
+    const late = await customerWithWallet(tenant.id);
+    await ledgerEntry(null, tenant.id, late.userId, 300); // before the token: on no asset
+    await ledgerEntry(xp, tenant.id, late.userId, 50);
+    await balance(xp, late, '50');
+    expect(await reconcile(tenant, xp)).toMatchObject({
+      ledger_total: '350', onchain_total: '50', difference: '-300',
+      customers: [{ user_id: late.userId, wallet_address: late.address, ledger_balance: '350', onchain_balance: '50', difference: '-300' }],
+    });
   });
 
   it('shows a customer without a wallet with wallet_address null', async () => {

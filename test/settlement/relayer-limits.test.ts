@@ -193,14 +193,15 @@ describe("the relayer's balance", () => {
     vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)));
     const lowLines = () => errors.filter((line) => line.includes('relayer balance is low') && line.includes(poor.address) && line.includes('"chain_id":31337'));
 
-    await runCron(relayerEnv(poor.privateKey));
+    const watched = relayerEnv(poor.privateKey, { RELAYER_MIN_BALANCE: '0.05' });
+    await runCron(watched);
     expect(lowLines()).toHaveLength(1);
     expect(JSON.parse(lowLines()[0]!)).toMatchObject({ level: 'error', balance_wei: String(parseEther('0.01')), minimum_wei: String(parseEther('0.05')) });
-    await runCron(relayerEnv(poor.privateKey));
+    await runCron(watched);
     expect(lowLines()).toHaveLength(1);
 
     // An hour later (the service's clock moved), once more.
-    const ctx = onchainContext(relayerEnv(poor.privateKey));
+    const ctx = onchainContext(watched);
     await watchRelayer(db(), ctx, new Date(Date.now() + 61 * 60 * 1000));
     expect(lowLines()).toHaveLength(2);
     // Funded above the threshold: nothing more is logged.

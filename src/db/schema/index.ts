@@ -4,6 +4,7 @@ export * from './customers';
 export * from './loyalty';
 export * from './onchain';
 export * from './onchain-limits';
+export * from './xp-openings';
 export * from './segments';
 export * from './counts';
 export * from './webhooks';

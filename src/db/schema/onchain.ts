@@ -39,6 +39,16 @@ export const onchainAssets = sqliteTable(
      * the cursor: the supply reconciliation compares with the ledger (decimal string).
      */
     indexedSupply: text('indexed_supply'),
+    /**
+     * An XP token's openings (db/schema/xp-openings.ts): how many times it became active (a trigger
+     * counts, migrations/0015), the list position (`seq`) of the last customer opened in this
+     * activation, and when every customer was. `openingBlock`: for a registered token, the block whose balances the first
+     * opening takes as already held by customers' wallets.
+     */
+    openingEpoch: integer('opening_epoch').notNull().default(0),
+    openingCursor: integer('opening_cursor'),
+    openingCompletedAt: text('opening_completed_at'),
+    openingBlock: integer('opening_block'),
     ...timestamps,
   },
   (t) => [
@@ -49,7 +59,8 @@ export const onchainAssets = sqliteTable(
   ],
 );
 
-export const onchainOperationKinds = ['deploy', 'mint', 'burn'] as const;
+/** `opening_mint` / `opening_burn`: a customer's XP from before the token, onto it (db/schema/xp-openings.ts). */
+export const onchainOperationKinds = ['deploy', 'mint', 'burn', 'opening_mint', 'opening_burn'] as const;
 /**
  * `waiting` for the operation it depends on, `queued` until its first signed transaction is
  * recorded, `submitted` while a transaction of it is on its way, then `succeeded`, `failed`, or
