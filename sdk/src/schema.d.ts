@@ -706,7 +706,7 @@ export interface paths {
          * Reconcile an asset: settled ledger vs indexed chain
          * @description Every member may read. All amounts are base units as decimal strings.
          *
-         *     Ledger side: for the XP token (`key` `xp`), the completed XP entries mirrored onto it x 10^decimals per customer (pending debits and unsettled credits are not counted); for any other asset, what the platform's succeeded mints minus succeeded burns sent to each wallet.
+         *     Ledger side: for the XP token (`key` `xp`), each customer's settled XP x 10^decimals: every completed entry, mirrored onto the token or earned before it (the token's opening mints that), while pending debits and unsettled credits are not counted; for any other asset, what the platform's succeeded mints minus succeeded burns sent to each wallet.
          *
          *     Onchain side: the indexed balances of the platform's wallets, as of `last_indexed_block` (the indexer cursor); a settlement newer than that shows as a difference until the indexer catches up.
          *
@@ -2315,7 +2315,7 @@ export interface components {
             /** @example Order service */
             description?: string;
             /**
-             * @description The events this endpoint receives
+             * @description The events this endpoint receives, each at most once
              * @example [
              *       "customer.tier_changed",
              *       "redemption.completed"
@@ -2333,7 +2333,7 @@ export interface components {
             /** @example Order service */
             description?: string;
             /**
-             * @description The events this endpoint receives
+             * @description The events this endpoint receives, each at most once
              * @example [
              *       "customer.tier_changed",
              *       "redemption.completed"
@@ -9023,7 +9023,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Client-chosen key (1-255 characters, per tenant): a retry with the same key and body within 24 h is answered from the stored response */
+                /** @description Client-chosen key, per tenant: 1-255 printable ASCII characters (U+0020-U+007E; anything else is 400 IDEMPOTENCY_KEY_REQUIRED). A retry with the same key and body within 24 h is answered from the stored response */
                 "x-idempotency-key": string;
             };
             path?: never;
@@ -9051,7 +9051,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or too long */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9153,7 +9153,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Client-chosen key (1-255 characters, per tenant): a retry with the same key and body within 24 h is answered from the stored response */
+                /** @description Client-chosen key, per tenant: 1-255 printable ASCII characters (U+0020-U+007E; anything else is 400 IDEMPOTENCY_KEY_REQUIRED). A retry with the same key and body within 24 h is answered from the stored response */
                 "x-idempotency-key": string;
             };
             path: {
@@ -9184,7 +9184,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or too long */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9377,7 +9377,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Client-chosen key (1-255 characters, per tenant): a retry with the same key and body within 24 h is answered from the stored response */
+                /** @description Client-chosen key, per tenant: 1-255 printable ASCII characters (U+0020-U+007E; anything else is 400 IDEMPOTENCY_KEY_REQUIRED). A retry with the same key and body within 24 h is answered from the stored response */
                 "x-idempotency-key": string;
             };
             path?: never;
@@ -9421,7 +9421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or too long */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9963,7 +9963,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Client-chosen key (1-255 characters, per tenant): a retry with the same key and body within 24 h is answered from the stored response */
+                /** @description Client-chosen key, per tenant: 1-255 printable ASCII characters (U+0020-U+007E; anything else is 400 IDEMPOTENCY_KEY_REQUIRED). A retry with the same key and body within 24 h is answered from the stored response */
                 "x-idempotency-key": string;
             };
             path?: never;
@@ -9991,7 +9991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or too long */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,12 @@ import { ApiError, type FieldError } from '../lib/errors';
 /** ERC-20 `decimals` is a uint8, but nothing real goes past 36 (and 10^36 x an XP amount still fits a uint256). */
 export const MAX_ASSET_DECIMALS = 36;
 
+/**
+ * Chain ids are JSON numbers in the API, so the largest one taken is the largest a JSON number holds
+ * exactly (CHAINS refuses any other, src/chain/chains.ts); chains in use are far below it.
+ */
+export const MAX_CHAIN_ID = Number.MAX_SAFE_INTEGER;
+
 /** Asset keys are identifiers a tenant's code may name (`xp`, `gold_badge`): lowercase letters, digits, underscores. */
 export const ASSET_KEY_PATTERN = /^[a-z0-9_]{1,64}$/;
 

@@ -51,7 +51,7 @@ export function impliedStatuses(method: string, operation: Operation): Implied[]
     implied.push({ status: 422, because: 'VALIDATION_FAILED for a body outside its schema, one entry per field' });
   }
   if (write && schemes.has('gatewaySignature')) {
-    implied.push({ status: 400, because: 'IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or too long' });
+    implied.push({ status: 400, because: 'IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern' });
     implied.push({ status: 409, because: 'IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight' });
     implied.push({ status: 422, because: 'IDEMPOTENCY_KEY_REUSED when the key was used for another route or body' });
   }

@@ -15,6 +15,7 @@ import {
   type IdempotentWrite,
   type ResponseWithWrite,
 } from '../data/idempotency';
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
 import type { GatewayEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import { isoNow } from '../lib/time';
@@ -22,11 +23,8 @@ import { isoNow } from '../lib/time';
 export const IDEMPOTENCY_HEADER = 'X-Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const MAX_KEY_LENGTH = 255;
 /** Longest path and query stored as sent with a claim; a longer one is stored as its digest. */
 const MAX_PATH_LENGTH = 1024;
-/** Printable ASCII, as the IETF draft's structured-field string: no control or non-ASCII bytes reach storage or logs. */
-const KEY_FORMAT = new RegExp(`^[\\x20-\\x7e]{1,${MAX_KEY_LENGTH}}$`);
 /** How long a finished request is replayed. */
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
@@ -71,8 +69,8 @@ async function fingerprintOf(c: Context<GatewayEnv>): Promise<Fingerprint> {
 
 function readKey(c: Context<GatewayEnv>): string {
   const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined || !KEY_FORMAT.test(key)) {
-    const problem = key === undefined || key.length === 0 ? 'is required on gateway writes' : `must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters`;
+  if (key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    const problem = key === undefined || key.length === 0 ? 'is required on gateway writes' : `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`;
     throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `The ${IDEMPOTENCY_HEADER} header ${problem}`, { path: IDEMPOTENCY_HEADER });
   }
   return key;

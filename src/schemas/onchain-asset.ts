@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { onchainAssetStatuses, onchainAssetTypes } from '../db/schema';
-import { ASSET_KEY_PATTERN, MAX_ASSET_DECIMALS, assetShapeViolations } from '../domain/onchain-assets';
+import { ASSET_KEY_PATTERN, MAX_ASSET_DECIMALS, MAX_CHAIN_ID, assetShapeViolations } from '../domain/onchain-assets';
 import { pageQuery, queryInteger } from '../lib/paging';
 import { freeFormJson, trimmedText } from './common';
 
@@ -8,7 +8,7 @@ const baseUnits = z.string().regex(/^-?\d+$/).openapi({ description: 'Base units
 
 const fields = {
   type: z.enum(onchainAssetTypes),
-  chain_id: z.int().min(1).openapi({ description: 'A chain id configured in CHAINS', example: 31337 }),
+  chain_id: z.int().min(1).max(MAX_CHAIN_ID).openapi({ description: 'A chain id configured in CHAINS', example: 31337 }),
   key: z.string().regex(ASSET_KEY_PATTERN, 'Lowercase letters, digits and underscores, 1-64 characters').openapi({
     description: 'Unique per tenant; `xp` makes this the tenant\'s XP token (must then be erc20)',
     example: 'xp',
@@ -61,7 +61,7 @@ export type UpdateOnchainAssetInput = z.infer<typeof updateOnchainAssetBodySchem
 
 export const onchainAssetListQuery = pageQuery.extend({
   type: z.enum(onchainAssetTypes).optional(),
-  chain_id: queryInteger(1, Number.MAX_SAFE_INTEGER).optional(),
+  chain_id: queryInteger(1, MAX_CHAIN_ID).optional(),
   key: fields.key.optional().openapi({ description: 'Exact key' }),
 });
 export type OnchainAssetListQuery = z.infer<typeof onchainAssetListQuery>;

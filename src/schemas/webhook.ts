@@ -7,7 +7,7 @@ const eventTypes = z
   .min(1)
   .max(webhookEventTypes.length)
   .refine((types) => new Set(types).size === types.length, 'Must not repeat an event type')
-  .openapi({ description: 'The events this endpoint receives', example: ['customer.tier_changed', 'redemption.completed'] });
+  .openapi({ uniqueItems: true, description: 'The events this endpoint receives, each at most once', example: ['customer.tier_changed', 'redemption.completed'] });
 
 const url = z
   .string()

@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzConfig, OPERATION_TIME_LIMIT_MS, operationSeed } from './support/config';
 import { loadOperations, type Operation } from './support/document';
+import { keywordProbes, type Fresh, type Probe } from './support/probes';
 import { requestArbitrary, type FuzzRequest } from './support/requests';
 import { describeExchange, failureMessage, Survey } from './support/report';
 import { seedWorld, type FuzzWorld } from './support/seed';
 import { send } from './support/send';
 import { changedTables, snapshot } from './support/snapshot';
-import { judge, usesSignature } from './support/verdict';
+import { judge, probeProblems, usesSignature } from './support/verdict';
 
 /**
  * Schema-driven fuzzing of every operation of the served OpenAPI document (docs/DECISIONS.md
@@ -15,6 +16,8 @@ import { judge, usesSignature } from './support/verdict';
  * one seeded world substituted with some probability, sent through the Worker on both surfaces.
  * Each response must be documented for its status and match the document and the route's zod
  * schema; an invalid request must be refused with a 4xx envelope; a refused write must store nothing.
+ * Before its random runs, each operation gets its keyword probes (support/probes.ts): every bound,
+ * format, `uniqueItems` and header rule the document states, tried just inside and just outside.
  */
 const config = fuzzConfig();
 const { operations, resolve, documentedCount } = await loadOperations();
@@ -32,6 +35,15 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
   const survey = new Survey();
   /** Gateway write signatures already used (a signature covers the second, method, url and body). */
   const usedSignatures = new Set<string>();
+  /** Probe header values unused so far in the run: a base-36 counter per length, padded with `-` (never one of its digits). */
+  const handedOut = new Map<number, number>();
+  const fresh: Fresh = (length) => {
+    const count = handedOut.get(length) ?? 0;
+    handedOut.set(length, count + 1);
+    const text = count.toString(36).padStart(length, '-');
+    if (text.length > length) throw new Error(`No unused header value of ${length} characters left`);
+    return text;
+  };
 
   beforeAll(async () => {
     world = await seedWorld();
@@ -41,7 +53,7 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
     if (config.survey) console.log(`FUZZ_SURVEY: ${survey.size} distinct problems\n\n${survey}`);
   });
 
-  async function exchange(op: Operation, request: FuzzRequest) {
+  async function exchange(op: Operation, request: FuzzRequest, probe?: Probe) {
     const before = op.method === 'GET' ? undefined : await snapshot(world.tenant.id);
     const { response, signature } = await send(op, request, world).catch((error: unknown) => {
       throw new Error(failureMessage(config.seed, describeExchange(op, request, undefined), [`the request threw: ${String(error)}`]));
@@ -50,7 +62,8 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
     const signatureReused = signature !== undefined && usedSignatures.has(signature);
     if (signature !== undefined && usesSignature(op, response)) usedSignatures.add(signature);
     const { foreignIds } = world;
-    const problems = judge({ op, request, response, changed, worldTenantId: world.tenant.id, foreignIds, signatureReused, resolve });
+    const judged = { op, request, response, changed, worldTenantId: world.tenant.id, foreignIds, signatureReused, resolve };
+    const problems = [...judge(judged), ...(probe ? probeProblems(judged, probe) : [])];
     if (problems.length === 0) return;
     const described = describeExchange(op, request, response);
     if (config.survey) survey.record(op, problems, described);
@@ -62,6 +75,10 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
       op.id,
       async () => {
         await world.refreshTokens();
+        const probeContext = { resolve, hints: world.hintsFor(op), seed: operationSeed(config.seed, op.id), fresh, pinned: { tenantId: world.tenant.id } };
+        for (const probe of keywordProbes(op, probeContext)) {
+          await exchange(op, probe.request, probe);
+        }
         const requests = requestArbitrary(op, { resolve, hints: world.hintsFor(op) });
         // Past the time limit the remaining runs send nothing (a request in flight is never abandoned:
         // it would write into the next operation's snapshots).

@@ -21,7 +21,7 @@ const components: Record<string, JsonSchema> = {
       stock: { type: ['integer', 'null'], minimum: 0, maximum: 10 },
       email: { type: 'string', format: 'email' },
       when: { anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] },
-      tags: { type: 'array', items: { type: 'string', maxLength: 3 }, maxItems: 2 },
+      tags: { type: 'array', items: { type: 'string', maxLength: 3 }, maxItems: 2, uniqueItems: true },
       values: { type: 'object', additionalProperties: { type: ['string', 'number'] }, minProperties: 1 },
     },
     required: ['name', 'amount'],
@@ -48,6 +48,10 @@ describe('violations (the document checker)', () => {
     [{ name: 'a', amount: '1', stock: 11 }, '$.stock: above 10'],
     [{ name: 'a', amount: '1', stock: 1.5 }, '$.stock: type number is not integer|null'],
     [{ name: 'a', amount: '1', email: 'no-at-sign' }, '$.email: not a email'],
+    [{ name: 'a', amount: '1', email: '.@o.V.1dwG9.V1.a8R0uxJ2-i' }, '$.email: not a email'],
+    [{ name: 'a', amount: '1', email: 'jane..doe@example.com' }, '$.email: not a email'],
+    [{ name: 'a', amount: '1', email: 'jane@example-.com' }, '$.email: not a email'],
+    [{ name: 'a', amount: '1', tags: ['a', 'a'] }, '$.tags: items not unique'],
     [{ name: 'a', amount: '1', when: '2026-02-30' }, '$.when: matches no anyOf branch'],
     [{ name: 'a', amount: '1', tags: ['a', 'b', 'c'] }, '$.tags: more than 2 items'],
     [{ name: 'a', amount: '1', tags: ['long'] }, '$.tags[0]: longer than 3'],
@@ -56,6 +60,12 @@ describe('violations (the document checker)', () => {
     [{ name: 'a', amount: '1', extra: 1 }, '$.extra: not allowed'],
   ])('%j breaks %s', (value, expected) => {
     expect(violations(body, value, resolve)).toContain(expected);
+  });
+
+  it('reads format email as RFC 5321 Mailbox: quoted local parts and address literals are addresses too', () => {
+    for (const email of ['"jane doe"@example.com', 'jane@[192.0.2.1]', 'a!#$%&*/=?^`{|}~@example.com', 'jane@localhost']) {
+      expect(violations(body, { name: 'a', amount: '1', email }, resolve), email).toEqual([]);
+    }
   });
 
   it('counts lengths in code points, as JSON Schema does (zod counts UTF-16 units)', () => {
@@ -103,6 +113,7 @@ describe('judge (the verdict on one exchange)', () => {
     parameters: [],
     body: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false },
     responses: new Map([[201, { type: 'object' }]]),
+    descriptions: new Map([[201, 'Created']]),
     route,
   };
   const request: FuzzRequest = { kind: 'valid', params: {}, query: {}, headers: {}, body: { json: { name: '' } } };

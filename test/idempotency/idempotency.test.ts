@@ -2,10 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { signRequest } from '../../src/auth/signature';
 import { idempotencyRecords } from '../../src/db/schema';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../src/domain/idempotency';
 import { pageSchema } from '../../src/lib/paging';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { redemptionSchema } from '../../src/schemas/redemption';
 import { call, expectError, expectOk } from '../support/http';
+import { fetchDocument, operations } from '../support/openapi';
 import { gatewayRequest, race } from '../support/race';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { customerWithXp, insertReward } from '../support/rewards';
@@ -87,6 +89,24 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
     expectError(await earnWith(key, 'k'.repeat(256), body), 400, 'IDEMPOTENCY_KEY_REQUIRED', /255/);
     expectOk(await earnWith(key, 'k'.repeat(255), body), 201, internalTransactionSchema);
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 10, entries: 1 });
+  });
+
+  it('answers 400 IDEMPOTENCY_KEY_REQUIRED for a key with a character outside printable ASCII, as the header\'s documented pattern says', async () => {
+    const { tenant, key, userId } = await setup();
+    const body = { user_id: userId, type: 'xp_earn', amount: '10' };
+    for (const outside of ['tab\there', 'café', 'nul\u0001']) {
+      const refused = expectError(await earnWith(key, outside, body), 400, 'IDEMPOTENCY_KEY_REQUIRED', /printable ASCII/);
+      expect(refused.errors[0]?.path).toBe('X-Idempotency-Key');
+    }
+    expectOk(await earnWith(key, 'A !"#$%&\'()*+,-./09:;<=>?@AZ[\\]^_`az{|}~', body), 201, internalTransactionSchema);
+    expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 10, entries: 1 });
+    const { doc } = await fetchDocument();
+    const writes = operations(doc).filter(({ path, method }) => path.startsWith('/gateway/') && method !== 'get');
+    expect(writes.length).toBeGreaterThan(0);
+    for (const { path, method, op } of writes) {
+      const header = op.parameters?.find((parameter) => parameter.name === 'x-idempotency-key');
+      expect(header?.schema, `${method} ${path}`).toMatchObject({ pattern: IDEMPOTENCY_KEY_PATTERN.source, minLength: 1, maxLength: 255 });
+    }
   });
 
   it('does not need a key on reads', async () => {

@@ -48,11 +48,11 @@ function ofType(type: JsonType, schema: JsonSchema, ctx: SchemaContext, name?: s
       );
     case 'string':
       return stringOf(schema);
-    case 'array':
-      return fc.array(validValue(schema.items ?? {}, ctx, name), {
-        minLength: schema.minItems ?? 0,
-        maxLength: schema.maxItems ?? (schema.minItems ?? 0) + 4,
-      });
+    case 'array': {
+      const lengths = { minLength: schema.minItems ?? 0, maxLength: schema.maxItems ?? (schema.minItems ?? 0) + 4 };
+      const item = validValue(schema.items ?? {}, ctx, name);
+      return schema.uniqueItems ? fc.uniqueArray(item, { ...lengths, selector: (value) => JSON.stringify(value) }) : fc.array(item, lengths);
+    }
     case 'object':
       return objectOf(schema, ctx, name);
   }

@@ -23,6 +23,8 @@ export type Operation = {
   body?: JsonSchema;
   /** Documented statuses and the JSON schema of each body. */
   responses: Map<number, JsonSchema | undefined>;
+  /** Each documented status's description (they name the codes, and the header an error is about). */
+  descriptions: Map<number, string>;
   route: RouteConfig;
 };
 
@@ -43,7 +45,7 @@ const operationSchema = z.looseObject({
     )
     .optional(),
   requestBody: z.looseObject({ required: z.boolean().optional(), content: jsonContent }).optional(),
-  responses: z.record(z.string().regex(/^\d{3}$/), z.looseObject({ content: jsonContent.optional() })),
+  responses: z.record(z.string().regex(/^\d{3}$/), z.looseObject({ description: z.string(), content: jsonContent.optional() })),
 });
 const documentSchema = z.looseObject({
   paths: z.record(z.string(), z.looseObject(Object.fromEntries(METHODS.map((method) => [method, operationSchema.optional()])))),
@@ -92,6 +94,7 @@ export async function loadOperations(): Promise<{ operations: Operation[]; resol
         parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, schema: p.schema, description: p.description })),
         body: op.requestBody?.content['application/json'].schema,
         responses: new Map(Object.entries(op.responses).map(([status, response]) => [Number(status), response.content?.['application/json'].schema])),
+        descriptions: new Map(Object.entries(op.responses).map(([status, response]) => [Number(status), response.description])),
         route,
       });
     }

@@ -29,6 +29,7 @@ export type JsonSchema = {
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   // Annotations: no effect on validity.
@@ -74,6 +75,7 @@ export const jsonSchemaSchema: z.ZodType<JsonSchema> = z.lazy(() => {
     items: jsonSchemaSchema.optional(),
     minItems: count,
     maxItems: count,
+    uniqueItems: z.boolean().optional(),
     anyOf: z.array(jsonSchemaSchema).optional(),
     oneOf: z.array(jsonSchemaSchema).optional(),
     description: z.string().optional(),
@@ -131,14 +133,28 @@ function isCalendarDate(text: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/** RFC 5321 characters of an atom (`atext`), a quoted string's content, a domain label, an address literal's content. */
+const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const QUOTED = '"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*"';
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+const LITERAL = '\\[[\\x21-\\x5a\\x5e-\\x7e]+\\]';
 /**
- * Lenient format checks: they may accept a value a stricter validator refuses, never the reverse,
- * so a value they refuse is certainly invalid (mutations) and a response they refuse certainly is.
+ * RFC 5321 `Mailbox`, which JSON Schema's `email` format names: a dot-string or quoted local part,
+ * then letter-digit-hyphen labels (none starting or ending with `-`) or an address literal (any
+ * literal's characters, without reading IPv4/IPv6: lenient there, as every other format check).
+ */
+const MAILBOX = new RegExp(`^(?:${ATOM}(?:\\.${ATOM})*|${QUOTED})@(?:${LABEL}(?:\\.${LABEL})*|${LITERAL})$`);
+
+/**
+ * Format checks. A value they refuse is certainly invalid (mutations) and a response they refuse
+ * certainly is; `date`, `date-time` and `uri` are lenient (they may accept a value a stricter
+ * validator refuses), `email` is the exact RFC 5321 grammar, since the keyword probes send values
+ * that match an email `pattern` but break the format, which the API must refuse.
  */
 const formats: Record<string, (text: string) => boolean> = {
   date: (text) => /^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDate(text),
   'date-time': (text) => /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(text) && isCalendarDate(text),
-  email: (text) => /^[^\s@]+@[^\s@]+$/.test(text),
+  email: (text) => MAILBOX.test(text),
   uri: (text) => /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/.test(text),
 };
 
@@ -205,6 +221,7 @@ function arrayViolations(schema: JsonSchema, value: unknown[], resolve: Resolve,
   const out: string[] = [];
   if (schema.minItems !== undefined && value.length < schema.minItems) out.push(`${path}: fewer than ${schema.minItems} items`);
   if (schema.maxItems !== undefined && value.length > schema.maxItems) out.push(`${path}: more than ${schema.maxItems} items`);
+  if (schema.uniqueItems && new Set(value.map((item) => JSON.stringify(item))).size < value.length) out.push(`${path}: items not unique`);
   const items = schema.items;
   if (items) value.forEach((item, index) => out.push(...violations(items, item, resolve, `${path}[${index}]`)));
   return out;

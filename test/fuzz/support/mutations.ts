@@ -5,10 +5,11 @@ import { isPlainObject, typesOf, violations, type JsonSchema } from './json-sche
 /** One value of every JSON type: whichever the schema does not allow is a wrong-type value. */
 const everyType: unknown[] = [null, true, 7, 2.5, 'text', [], {}];
 
-const notOfFormat: Record<string, string[]> = {
+export const notOfFormat: Record<string, string[]> = {
   date: ['2026-02-30', '31.01.2026', 'today'],
   'date-time': ['2026-01-31 10:00:00', '2026-01-31', '2026-13-01T00:00:00Z', 'now'],
-  email: ['no-at-sign', 'two@@example.com', ''],
+  // RFC 5321 refuses each (dots at the ends of or doubled in the local part, a label ending in "-"): a pattern may not.
+  email: ['no-at-sign', 'two@@example.com', '', '.jane@example.com', 'jane.@example.com', 'jane..doe@example.com', 'jane@example-.com', 'jane@-example.com', 'jane@example..com'],
   uri: ['not a uri', '://missing-scheme'],
 };
 
@@ -48,6 +49,8 @@ function stringBreaks(schema: JsonSchema): fc.Arbitrary<unknown>[] {
   if (schema.pattern !== undefined) out.push(fc.string({ unit: 'binary' }));
   const wrongFormats = schema.format === undefined ? undefined : notOfFormat[schema.format];
   if (wrongFormats) out.push(fc.constantFrom(...wrongFormats));
+  // What the pattern allows and the format does not: a pattern wider than its format shows here.
+  if (schema.format !== undefined && schema.pattern !== undefined) out.push(fc.stringMatching(new RegExp(schema.pattern)));
   return out;
 }
 
@@ -94,6 +97,7 @@ function arrayBreaks(schema: JsonSchema, ctx: SchemaContext): fc.Arbitrary<unkno
     const longer = schema.maxItems + 1;
     out.push(fc.array(validValue(items, ctx), { minLength: longer, maxLength: longer }));
   }
+  if (schema.uniqueItems) out.push(validValue(schema, ctx).filter((value): value is unknown[] => Array.isArray(value) && value.length > 0).map((value) => withDuplicate(value, schema.maxItems)));
   if (schema.items && canBeInvalid(items, ctx)) {
     out.push(
       fc
@@ -102,6 +106,11 @@ function arrayBreaks(schema: JsonSchema, ctx: SchemaContext): fc.Arbitrary<unkno
     );
   }
   return out;
+}
+
+/** The array with its first item repeated (in place of its last when it is already at its longest, so a `maxItems` does not break too). */
+export function withDuplicate(items: unknown[], maxItems = Number.POSITIVE_INFINITY): unknown[] {
+  return items.length < maxItems ? [...items, items[0]] : [...items.slice(0, -1), items[0]];
 }
 
 export function withoutKey<T>(value: Record<string, T>, key: string): Record<string, T> {

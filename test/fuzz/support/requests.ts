@@ -42,7 +42,7 @@ export const NOT_A_TOKEN = 'not a token';
 
 export const isRefusedKind = (kind: RequestKind) => kind !== 'valid' && kind !== 'viewer';
 
-type Parts = Pick<FuzzRequest, 'params' | 'query' | 'headers' | 'body'>;
+export type Parts = Pick<FuzzRequest, 'params' | 'query' | 'headers' | 'body'>;
 
 function parametersIn(op: Operation, location: Parameter['in']) {
   return op.parameters.filter((parameter) => parameter.in === location);
@@ -54,7 +54,7 @@ function validParameters(parameters: Parameter[], ctx: SchemaContext): fc.Arbitr
   return fc.record(model, { requiredKeys: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name) });
 }
 
-function validParts(op: Operation, ctx: SchemaContext): fc.Arbitrary<Parts> {
+export function validParts(op: Operation, ctx: SchemaContext): fc.Arbitrary<Parts> {
   // Valid bodies stay within the body limit; the `oversized` kind is the one over it.
   const withinLimit = (json: unknown) => byteLength(JSON.stringify(json)) <= MAX_BODY_BYTES;
   const body = op.body ? validValue(op.body, ctx).filter(withinLimit).map((json): RequestBody => ({ json })) : fc.constant(undefined);

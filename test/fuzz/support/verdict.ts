@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from '../../../src/middleware/body-limit';
 import type { JsonResponse } from '../../support/http';
 import { requestZod, responseZod, type Operation } from './document';
 import { describedAlong, isPlainObject, violations, type Resolve } from './json-schema';
+import type { Probe } from './probes';
 import { bodyText, byteLength, isRefusedKind, jsonOf, type FuzzRequest } from './requests';
 
 export type Exchange = {
@@ -145,6 +146,65 @@ export function judge(exchange: Exchange): string[] {
   const viewerExpected = issues.length ? [403, 422] : [403];
   if (request.kind === 'viewer' && write && request.params.tenantId === exchange.worldTenantId && !viewerExpected.includes(status)) {
     problems.push(`a viewer's write answered ${status}, expected ${viewerExpected.join(' or ')}`);
+  }
+  return problems;
+}
+
+const LOCATION_OF_ISSUES: Record<Probe['location'], string> = { body: 'body', query: 'query', header: 'headers' };
+
+function atField(path: string, probe: Probe): boolean {
+  if (probe.location === 'header') return path.toLowerCase() === probe.field.toLowerCase();
+  return path === probe.field || path.startsWith(`${probe.field}.`);
+}
+
+/** The route's own validator's issues at the probed field, for the request as sent or with `value` there instead. */
+function issuesAtField(exchange: Exchange, probe: Probe, value = probe.value): RouteIssue[] {
+  const body = jsonOf(exchange.request.body);
+  const replaced = probe.location === 'body' && value !== probe.value ? { json: withPath(body, probe.field.split('.'), value) } : exchange.request.body;
+  const request = { ...exchange.request, ...(replaced && { body: replaced }) };
+  return routeSchemaIssues({ ...exchange, request }).filter(({ where, issue }) => where === LOCATION_OF_ISSUES[probe.location] && atField(issue.path.join('.'), probe));
+}
+
+function withPath(json: unknown, path: string[], value: unknown): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined || !isPlainObject(json)) return value;
+  return { ...json, [head]: withPath(json[head], rest, value) };
+}
+
+/** The statuses the document gives for a refused header: those whose description names it, else 422. */
+function headerStatuses(op: Exchange['op'], header: string): number[] {
+  const naming = [...op.descriptions].filter(([status, text]) => status >= 400 && text.toLowerCase().includes(header.toLowerCase()));
+  return naming.length ? naming.map(([status]) => status) : [422];
+}
+
+/**
+ * The keyword probe's own verdict (probes.ts), beside `judge`'s. Outside the document: refused with
+ * the status the document gives (422, or a header's own), with an error at the field. Inside: not
+ * refused at the field for its shape: no 400 there, no issue there from the route's validator
+ * (a refinement stated in prose is a business rule, docs/DECISIONS.md "The OpenAPI document"), and
+ * no refusal that goes away without the duplicate where the document has no `uniqueItems`. A 422 at
+ * the field the validator did not raise is a business rule (a chain that is not configured).
+ */
+export function probeProblems(exchange: Exchange, probe: Probe): string[] {
+  // A write signed exactly like an earlier one got its 401 SIGNATURE_REPLAYED (judge checks it): nothing was validated.
+  if (exchange.signatureReused) return [];
+  const { response, op } = exchange;
+  const errors = errorEnvelopeSchema.safeParse(response.body).data?.errors ?? [];
+  const named = errors.some((entry) => atField(entry.path, probe));
+  const what = `keyword probe at ${probe.location} ${probe.field} (${probe.keyword}) with ${JSON.stringify(probe.value)}`;
+  if (!probe.inside) {
+    const expected = probe.location === 'header' ? headerStatuses(op, probe.field) : [422];
+    if (expected.includes(response.status) && named) return [];
+    return [`${what}: the document forbids it (${probe.breaks.join('; ')}) but it answered ${response.status}${named ? '' : ` with no error at ${probe.field}`}, expected ${expected.join(' or ')} at ${probe.field}`];
+  }
+  const problems: string[] = [];
+  if (response.status === 400 && named) problems.push(`${what}: the document allows it but it answered 400 at ${probe.field}`);
+  const refused = issuesAtField(exchange, probe).filter((entry) => entry.issue.code !== 'custom' || !statedInProse(exchange, entry));
+  if (refused.length) problems.push(`${what}: the document allows it but the route's schema refuses it (${refused.map(({ issue }) => issue.message).join('; ')})`);
+  if (probe.withoutDuplicate) {
+    const single = new Set(issuesAtField(exchange, probe, probe.withoutDuplicate).map(({ issue }) => issue.message));
+    const forDuplicate = issuesAtField(exchange, probe).filter(({ issue }) => !single.has(issue.message));
+    if (forDuplicate.length) problems.push(`${what}: the document has no uniqueItems at ${probe.field} but the route refuses the duplicate (${forDuplicate.map(({ issue }) => issue.message).join('; ')})`);
   }
   return problems;
 }

@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import document from '../../../sdk/openapi.json';
+import { EMAIL_PATTERN } from '../../../src/domain/email';
 import { MAX_PREDICATES } from '../../../src/schemas/cohort';
-import { emailPattern, limits } from './rules';
+import { limits } from './rules';
 
-type Property = { maxLength?: number; minLength?: number; pattern?: string; maximum?: number; maxItems?: number };
+type Property = { maxLength?: number; minLength?: number; pattern?: string; format?: string; maximum?: number; maxItems?: number };
 const schemas = document.components.schemas as unknown as Record<string, { properties: Record<string, Property> }>;
 const property = (schema: string, name: string): Property => {
   const found = schemas[schema]?.properties[name];
@@ -35,7 +36,7 @@ describe('the CMS\'s copies of the API\'s rules', () => {
     expect(property('CreateApiKeyBody', 'label').maxLength).toBe(limits.apiKeyLabel);
     expect(property('CreateAttributeBody', 'key').maxLength).toBe(limits.attributeKey);
     expect(property('CreateCohortBody', 'name').maxLength).toBe(limits.cohortName);
-    expect(property('InviteMemberBody', 'email')).toMatchObject({ maxLength: limits.email, pattern: emailPattern.source });
+    expect(property('InviteMemberBody', 'email')).toMatchObject({ maxLength: limits.email, format: 'email', pattern: EMAIL_PATTERN.source });
     expect(property('CreateWebhookEndpointBody', 'url').maxLength).toBe(limits.webhookUrl);
     expect(property('CreateWebhookEndpointBody', 'description').maxLength).toBe(limits.webhookDescription);
     expect(property('CreateWebhookEndpointBody', 'event_types').maxItems).toBe(limits.webhookEventTypes);

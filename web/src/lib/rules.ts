@@ -3,6 +3,7 @@
  * field errors show the same way). The limits are the OpenAPI document's (sdk/openapi.json);
  * rules.test.ts fails when the document's limits change and these do not.
  */
+import { isEmailAddress } from '../../../src/domain/email';
 import type { FieldErrors } from './forms';
 
 export const limits = {
@@ -53,4 +54,5 @@ export function isWholeNumber(value: string): boolean {
   return /^\d+$/.test(value.trim());
 }
 
-export const emailPattern = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+/** An email field's check as the API makes it: at most `limits.email` characters and the Worker's one email rule (imported, not copied). */
+export const emailAddress = (path: string, value: string): Check => [path, value.length > limits.email || !isEmailAddress(value), 'An email address.'];

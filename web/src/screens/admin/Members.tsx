@@ -10,7 +10,7 @@ import { Badge, Button, ErrorNote, Field, Page } from '../../components/ui';
 import { dateTime } from '../../lib/format';
 import { useAction, useFormMutation } from '../../lib/forms';
 import { keys } from '../../lib/keys';
-import { collect, emailPattern, limits, required } from '../../lib/rules';
+import { collect, emailAddress, limits, required } from '../../lib/rules';
 
 type Member = Schemas['Member'];
 const column = columnHelper<Member>();
@@ -25,7 +25,7 @@ function Invite({ roles, onClose }: { roles: Role[]; onClose: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const form = useFormMutation((body: { email: string; role: Role }) => api.call(api.portal.inviteMember({ params: { path: { tenantId } }, body })), {
-    validate: (body) => collect([required('email', body.email), ['email', body.email.length > limits.email || !emailPattern.test(body.email), 'An email address.']]),
+    validate: (body) => collect([required('email', body.email), emailAddress('email', body.email)]),
     invalidate: [keys.members(tenantId)],
     success: (member) => `${member.email} invited: linked when they first sign in with that email.`,
     onSuccess: onClose,

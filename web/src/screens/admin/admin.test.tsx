@@ -69,6 +69,32 @@ describe('members', () => {
     await waitFor(() => expect(network.sentTo('DELETE', '/members/acc_2')).toHaveLength(1));
   });
 
+  it('an invitation is checked with the API\'s email rule, not the browser\'s looser one, before it is sent', async () => {
+    const network = new FakeNetwork()
+      .on('getCurrentUser', { data: account([membership('admin')]) })
+      .on('listMembers', { data: page([]) })
+      .on('inviteMember', (_request, _params, body) => {
+        const invited: Schemas['Member'] = { id: 'mem_9', user_id: null, email: (body as { email: string }).email, username: null, role: 'viewer', status: 'invited', created_at: '2026-11-21T12:00:00.000Z' };
+        return { status: 201, data: invited };
+      });
+    const user = userEvent.setup();
+    await signedInApp(network, '/t/ten_1/members');
+    await user.click(await screen.findByRole('button', { name: 'Invite member' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invite a member' });
+    // Both pass a browser's type="email" check; the API refuses them (a leading dot, a domain label ending in "-").
+    for (const refused of ['.jane@example.com', 'jane@example-.com']) {
+      await user.clear(within(dialog).getByLabelText('Email'));
+      await user.type(within(dialog).getByLabelText('Email'), refused);
+      await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+      expect(await within(dialog).findByText('An email address.')).toBeTruthy();
+    }
+    expect(network.sentTo('POST', '/members')).toHaveLength(0);
+    await user.clear(within(dialog).getByLabelText('Email'));
+    await user.type(within(dialog).getByLabelText('Email'), "O'Brien+cms@mail.example.co.uk");
+    await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+    await waitFor(() => expect(network.sentTo('POST', '/members')[0]?.body).toEqual({ email: "O'Brien+cms@mail.example.co.uk", role: 'viewer' }));
+  });
+
   it('an admin cannot grant super admin (the option is not offered)', async () => {
     const editor: Schemas['Member'] = { id: 'mem_3', user_id: 'acc_3', email: 'ed@example.com', username: null, role: 'editor', status: 'active', created_at: '2026-11-21T12:00:00.000Z' };
     const network = new FakeNetwork().on('getCurrentUser', { data: account([membership('admin')]) }).on('listMembers', { data: page([editor]) });

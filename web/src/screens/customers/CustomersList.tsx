@@ -9,6 +9,7 @@ import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { QueryView } from '../../components/QueryView';
 import { Badge, Button, Field, Page } from '../../components/ui';
 import { dateTime, xp } from '../../lib/format';
+import { collect, emailAddress } from '../../lib/rules';
 import { keys } from '../../lib/keys';
 
 const column = columnHelper<Customer>();
@@ -17,16 +18,23 @@ const statuses: CustomerStatus[] = ['pending', 'active', 'suspended', 'reinstate
 /** The filter form; re-created from the URL when it changes (back/forward), so it always shows the filters in effect. */
 function Filters({ search, apply }: { search: CustomerSearch; apply: (next: Partial<CustomerSearch>) => void }) {
   const [draft, setDraft] = useState({ external_id: search.external_id ?? '', email: search.email ?? '', status: search.status ?? '' });
+  const [emailError, setEmailError] = useState<string | undefined>();
   return (
     <form
       className="filters"
       role="search"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
+        // The API's rule, not the browser's looser one for type="email": a filter it would refuse is not sent.
+        const email = draft.email.trim();
+        const errors = email ? collect([emailAddress('email', email)]) : {};
+        setEmailError(errors.email);
+        if (errors.email) return;
         const status = statuses.find((value) => value === draft.status);
         apply({
           ...(draft.external_id.trim() ? { external_id: draft.external_id.trim() } : {}),
-          ...(draft.email.trim() ? { email: draft.email.trim() } : {}),
+          ...(email ? { email } : {}),
           ...(status ? { status } : {}),
         });
       }}
@@ -34,7 +42,7 @@ function Filters({ search, apply }: { search: CustomerSearch; apply: (next: Part
       <Field label="External id" hint="Exact match">
         <input value={draft.external_id} onChange={(event) => setDraft({ ...draft, external_id: event.target.value })} />
       </Field>
-      <Field label="Email" hint="Exact, any case">
+      <Field label="Email" hint="Exact, any case" error={emailError}>
         <input type="email" value={draft.email} onChange={(event) => setDraft({ ...draft, email: event.target.value })} />
       </Field>
       <Field label="Status">

@@ -32,6 +32,17 @@ describe('customers', () => {
     await waitFor(() => expect(network.sentTo('GET', '/customers').at(-1)?.query.get('page')).toBe('2'));
   });
 
+  it('the email filter follows the API\'s email rule: an address it would refuse shows why and is not sent', async () => {
+    const network = new FakeNetwork().on('getCurrentUser', { data: account([membership('viewer')]) }).on('listCustomers', { data: page([customer()]) });
+    await signedInApp(network, '/t/ten_1/customers');
+    await screen.findByRole('link', { name: 'user-42' });
+    const sent = network.sentTo('GET', '/customers').length;
+    await userEvent.type(screen.getByLabelText('Email'), 'jane..doe@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('An email address.')).toBeTruthy();
+    expect(network.sentTo('GET', '/customers')).toHaveLength(sent);
+  });
+
   it.each([
     ['pending', ['Activate']],
     ['active', ['Suspend']],
