@@ -1,9 +1,22 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { experimental_readRawConfig, type Unstable_RawEnvironment } from 'wrangler';
 import type { WranglerRateLimits } from './test/rate-limits/provided.ts';
 import { testKeys } from './test/support/keys.ts';
+
+// .env holds wrangler's own settings (no metrics, no Request.cf download), not the Worker's
+// secrets: without this the pool loads it as secrets and says so once per test file.
+process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV = 'false';
+
+// workerd logs this line when the pool closes a test file's runtime, once per file: the pool's
+// own filter of such closing lines (handleStructuredLogs in @cloudflare/vitest-pool-workers)
+// misses this one. It is no failure (a test cut off mid-way fails as a test); only it is dropped.
+const RUNTIME_CLOSED = 'disconnected: WebSocket peer disconnected';
+const writeStderr = process.stderr.write.bind(process.stderr);
+process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+  String(chunk).includes(RUNTIME_CLOSED) || writeStderr(chunk, ...rest)) as typeof process.stderr.write;
 
 const migrations = await readD1Migrations(fileURLToPath(new URL('./migrations', import.meta.url)));
 
@@ -14,7 +27,18 @@ const wranglerRateLimits = Object.fromEntries(
   Object.entries(environments).map(([name, environment]): [string, WranglerRateLimits] => [name, { ratelimits: environment.ratelimits ?? [], vars: environment.vars ?? {} }]),
 );
 
-export default defineConfig({
+/** Pure tests (no Worker, no binding): plain Node, no workerd to start per file. */
+const PURE_TESTS = ['test/unit/**/*.test.ts'];
+
+/**
+ * A workerd test file costs about 6 CPU-seconds before its first test (a fresh Miniflare and
+ * runner, storage isolated per file), mostly CPU: one file per core keeps both busy, more only
+ * queue (docs/decisions/0090-test-run-time.md). Vitest's default on 2 cores is 1.
+ */
+const maxWorkers = Math.max(2, availableParallelism());
+
+/** The Worker's tests: in workerd through the Workers pool, against real D1, KV, queues and anvil. */
+const workersProject = defineConfig({
   plugins: [
     // Function form: the anvil addresses only exist once the global setup has run.
     cloudflareTest(({ inject }) => ({
@@ -54,9 +78,11 @@ export default defineConfig({
     })),
   ],
   test: {
+    name: 'workers',
     include: ['test/**/*.test.ts'],
+    exclude: PURE_TESTS,
     globalSetup: ['./test/support/global-setup.ts'],
-    // test/fuzz reads these (seed, runs per operation, survey mode); see docs/DECISIONS.md "Fuzzing".
+    // test/fuzz reads these (seed, runs per operation, survey mode); see docs/decisions/0051-fuzzing.md.
     provide: { fuzz: { seed: process.env.FUZZ_SEED, runs: process.env.FUZZ_RUNS, survey: process.env.FUZZ_SURVEY }, wranglerRateLimits },
     setupFiles: ['./test/support/apply-migrations.ts'],
     testTimeout: 30_000,
@@ -64,5 +90,12 @@ export default defineConfig({
     // it breaks the build (node:worker_threads); tests use defineChain instead. standardwebhooks is
     // pre-bundled too: its published source map names files it does not ship (a warning per file).
     deps: { optimizer: { ssr: { enabled: true, include: ['viem', 'viem/accounts', 'standardwebhooks'] } } },
+  },
+});
+
+export default defineConfig({
+  test: {
+    maxWorkers,
+    projects: [workersProject, { test: { name: 'pure', include: PURE_TESTS, environment: 'node' } }],
   },
 });

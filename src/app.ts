@@ -1,17 +1,18 @@
-import { createRouter } from './lib/openapi';
-import { withImpliedStatuses } from './lib/openapi-document';
 import { limitBody, limitJsonNesting } from './middleware/body-limit';
 import { requireConfig } from './middleware/config';
 import { onError, onNotFound } from './middleware/errors';
-import { initRequest } from './middleware/init';
+import { identifyRequest, initRequest } from './middleware/init';
 import { rejectUnsupportedMethods } from './middleware/methods';
 import { authenticateAccount } from './middleware/portal-auth';
 import { limitPerAccount } from './middleware/rate-limit';
 import { registerCms } from './routes/cms';
 import { registerDocs } from './routes/docs';
+import { DOCS_URL } from './routes/docs/files';
 import { gatewayApp } from './routes/gateway';
 import { registerPlatform } from './routes/platform';
 import { registerWebhookEvents } from './routes/webhooks/events';
+import { createRouter } from './routes/openapi';
+import { withImpliedStatuses, withRequestIdHeader } from './routes/openapi-document';
 import { portalApp } from './routes/portal';
 import { SERVICE_VERSION } from './routes/platform/info';
 
@@ -32,8 +33,14 @@ export function openApiDocument() {
 
 function buildApp() {
   const app = createRouter();
+  // First of all: every answer, the CMS's and any error's included, carries the request id.
+  app.use('*', identifyRequest);
   const api = createRouter();
-  api.use('*', initRequest, rejectUnsupportedMethods(() => app.routes), requireConfig, limitBody, limitJsonNesting);
+  // What answers whatever the configuration: /info, which operators probe while fixing one, and the
+  // API reference (its page, its files, the document), which reads no variable and which they and
+  // partners read meanwhile (docs/decisions/0064-api-reference-offline.md).
+  const checkConfig = requireConfig({ exempt: [`${API_PREFIX}/info`, `${API_PREFIX}/openapi.json`, DOCS_URL, `${DOCS_URL}/*`] });
+  api.use('*', initRequest, rejectUnsupportedMethods(() => app.routes), checkConfig, limitBody, limitJsonNesting);
 
   // Rate limited per account like the portal (src/middleware/rate-limit.ts), one budget for both.
   // `/tenants/*` also matches `/tenants` itself: a second pattern would authenticate and count twice.
@@ -63,7 +70,7 @@ function buildApp() {
     info: { title: 'Loyalty Platform API', version: SERVICE_VERSION, description: 'Gateway (HMAC-signed, for tenant backends) and portal (bearer JWT, for the CMS) surfaces.' },
     servers: [{ url: API_PREFIX }],
   };
-  const document = () => withImpliedStatuses(api.getOpenAPI31Document(documentConfig));
+  const document = () => withRequestIdHeader(withImpliedStatuses(api.getOpenAPI31Document(documentConfig)));
   api.get('/openapi.json', (c) => c.json(document()));
   registerDocs(api, `${API_PREFIX}/openapi.json`);
 

@@ -1,9 +1,7 @@
-import type { Config } from './config';
-import type { Database } from './db/client';
-import type { IdempotentWrite } from './data/idempotency';
-import type { Account, Role, Tenant } from './db/schema';
-
-/** Worker bindings and vars (wrangler.toml, .dev.vars, secrets). */
+/**
+ * Worker bindings and vars (wrangler.toml, .dev.vars, secrets) and what the queues carry: the
+ * ground floor, importing nothing. The Hono request types built on them are in src/app-env.ts.
+ */
 export type Bindings = {
   DB: D1Database;
   KV: KVNamespace;
@@ -62,38 +60,3 @@ export type SettlementMessage = { operationId: string };
 
 /** What the webhook queue carries: a delivery id, never a body or a secret. */
 export type WebhookMessage = { deliveryId: string };
-
-type BaseVariables = {
-  db: Database;
-  requestId: string;
-  /** The validated environment (src/config.ts); every route has it but `GET /info` and the API reference, which answer without (src/middleware/config.ts). */
-  config: Config;
-};
-
-export type AppEnv = { Bindings: Bindings; Variables: BaseVariables };
-
-/** The signed-in CMS person, known on every portal route after authentication. */
-export type AccountEnv = { Bindings: Bindings; Variables: BaseVariables & { account: Account } };
-
-export type PortalAuth = { account: Account; tenant: Tenant; role: Role };
-/** Routes under /tenant/{tenantId}: the caller is a member of that tenant. */
-export type PortalEnv = {
-  Bindings: Bindings;
-  Variables: BaseVariables & { account: Account; portalAuth: PortalAuth };
-};
-
-/** The verified API key and the tenant it belongs to. */
-export type GatewayAuth = {
-  tenantId: string;
-  apiKeyId: string;
-  keyId: string;
-  /** The request's verified signature (single-use on writes) and when the timestamp check stops accepting it. */
-  signature: string;
-  signatureExpiresAt: string;
-};
-/** Gateway routes: the tenant comes from the verified API key. */
-export type GatewayEnv = {
-  Bindings: Bindings;
-  /** `idempotentWrite`: set by the idempotency middleware on writes (its claim, for responseWithWrite). */
-  Variables: BaseVariables & { gatewayAuth: GatewayAuth; idempotentWrite?: IdempotentWrite };
-};

@@ -106,7 +106,7 @@ describe('error envelope', () => {
         data: null,
         errors: [{ path: '', message: 'Internal error (request id req-test-500)' }],
         message: 'Internal error (request id req-test-500)',
-        error: { code: 'INTERNAL', message: 'Internal error (request id req-test-500)' },
+        error: { code: 'INTERNAL', message: 'Internal error (request id req-test-500)', request_id: 'req-test-500' },
       });
       expect(res.headers.get('x-request-id')).toBe('req-test-500');
       expect(res.text).not.toMatch(/api_keys|select|sqlite|D1_|no such table|at \w+ \(/i);
@@ -115,5 +115,55 @@ describe('error envelope', () => {
     } finally {
       await env.DB.prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
     }
+  });
+
+  it('500 INTERNAL: the id made for a request without one is in the body, the header and the log line alike', async () => {
+    const tenant = await createTenant();
+    await env.DB.prepare('ALTER TABLE api_keys RENAME TO api_keys_hidden').run();
+    const logged = errorLog();
+    try {
+      const res = await call('GET', keysPath(tenant), { headers: bearer(tenant) });
+      const requestId = expectError(res, 500, 'INTERNAL').error.request_id;
+      expect(requestId).toMatch(/^req_[a-z2-7]{26}$/);
+      expect(res.headers.get('x-request-id')).toBe(requestId);
+      expect(logged()).toContain(`"requestId":"${requestId}"`);
+    } finally {
+      await env.DB.prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
+    }
+  });
+});
+
+describe('request id', () => {
+  it('every failure names its request: error.request_id is the X-Request-Id header, fresh per request', async () => {
+    const first = expectError(await call('GET', '/api/v1/no-such-thing'), 404, 'NOT_FOUND');
+    const second = expectError(await call('GET', '/api/v1/no-such-thing'), 404, 'NOT_FOUND');
+    expect(first.error.request_id).toMatch(/^req_[a-z2-7]{26}$/);
+    expect(second.error.request_id).not.toBe(first.error.request_id);
+  });
+
+  it('a success carries X-Request-Id too: an API answer and a CMS page', async () => {
+    const tenant = await createTenant();
+    const res = await portalCall(tenant.owner, 'GET', keysPath(tenant));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_[a-z2-7]{26}$/);
+    const page = { ...env, ASSETS: { fetch: async () => new Response('<!doctype html>', { status: 200, headers: { 'content-type': 'text/html' } }) } } as unknown as Bindings;
+    const cms = await callWorker(new Request(`${BASE}/t/ten_x/customers`), page);
+    expect(cms.status).toBe(200);
+    expect(cms.headers.get('x-request-id')).toMatch(/^req_[a-z2-7]{26}$/);
+  });
+
+  it('a failure outside /api/v1, before the API middleware runs, names its request as well', async () => {
+    const withoutCms = { ...env, ASSETS: { fetch: async () => new Response('Not Found', { status: 404 }) } } as unknown as Bindings;
+    const res = await callWorker(new Request(`${BASE}/api/v2/customers`, { headers: { 'x-request-id': 'partner-trace.7' } }), withoutCms);
+    expect(expectError(res, 404, 'NOT_FOUND').error.request_id).toBe('partner-trace.7');
+  });
+
+  it.each([
+    ['a safe id of the caller: adopted', 'partner-trace:42.1', (id: string) => expect(id).toBe('partner-trace:42.1')],
+    ['an unsafe one (a quote and a space): replaced by a new id', 'abc" level="error', (id: string) => expect(id).toMatch(/^req_[a-z2-7]{26}$/)],
+    ['one of 129 characters: replaced by a new id', 'r'.repeat(129), (id: string) => expect(id).toMatch(/^req_[a-z2-7]{26}$/)],
+  ])('X-Request-Id sent with a request that fails, %s', async (_case, sent, check) => {
+    const res = await call('GET', '/api/v1/user/me', { headers: { 'x-request-id': sent } });
+    check(expectError(res, 401, 'UNAUTHENTICATED').error.request_id);
   });
 });

@@ -69,7 +69,22 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.ErrorEnvelope).toMatchObject({
       type: 'object',
       required: expect.arrayContaining(['success', 'data', 'errors', 'message', 'error']),
+      properties: { error: { required: ['code', 'message', 'request_id'], properties: { request_id: { type: 'string' } } } },
     });
+  });
+
+  it('documents the X-Request-Id header on every response, success and failure, as one component', async () => {
+    const { doc } = await fetchDocument();
+    const header = { $ref: '#/components/headers/RequestId' };
+    let responses = 0;
+    for (const { path, method, op } of operations(doc)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.headers?.['X-Request-Id'], `${method.toUpperCase()} ${path} ${status}`).toEqual(header);
+        responses += 1;
+      }
+    }
+    expect(responses).toBeGreaterThan(500);
+    expect(doc.components.headers?.RequestId?.description).toMatch(/error\.request_id/);
   });
 
   it('secures every gateway operation with the three headers together and every tenant operation with the bearer', async () => {

@@ -1557,6 +1557,11 @@ export interface components {
                 /** @enum {string} */
                 code: "BAD_REQUEST" | "MALFORMED_REQUEST" | "IDEMPOTENCY_KEY_REQUIRED" | "UNAUTHENTICATED" | "AUTH_INVALID_CREDENTIALS" | "SIGNATURE_REPLAYED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATUS_TRANSITION" | "CUSTOMER_NOT_ACTIVE" | "REWARD_NOT_ACTIVE" | "OUT_OF_STOCK" | "NOT_ELIGIBLE" | "INSUFFICIENT_XP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "ONCHAIN_BUDGET_EXHAUSTED" | "INTERNAL" | "SERVICE_MISCONFIGURED";
                 message: string;
+                /**
+                 * @description The id of the request that got this answer, also its `X-Request-Id` response header and in our log lines: quote it when you report the error. An idempotent replay (`Idempotent-Replayed: true`) answers the first request's body byte for byte: its `request_id` names the first request, its `X-Request-Id` header the replay.
+                 * @example req_2bfy7kq4d5yjzq6w3x2m4n5p6r
+                 */
+                request_id: string;
             };
         };
         Masterdata: {
@@ -1843,7 +1848,7 @@ export interface components {
             description: string;
             rules: components["schemas"]["CohortRulesInput"];
         };
-        /** @description Predicate types: `attribute` (with `key`), `tier` (value a tier id), `status`, `country` (alpha-2), `xp_balance`, `lifetime_xp`. Ops that fit each type are in docs/DECISIONS.md; a predicate that does not fit is a 422 at `rules.predicates.<i>.<key|op|value>`. Size limits (they bound what keeping member counts exact costs each write): 20 predicates, values of 8192 characters, `contains` operands of 100, `in` lists of 100; a tenant has at most 100 cohorts (creating one more: 422). */
+        /** @description Predicate types: `attribute` (with `key`), `tier` (value a tier id), `status`, `country` (alpha-2), `xp_balance`, `lifetime_xp`. Ops that fit each type are in docs/decisions/0018-cohort-rules.md; a predicate that does not fit is a 422 at `rules.predicates.<i>.<key|op|value>`. Size limits (they bound what keeping member counts exact costs each write): 20 predicates, values of 8192 characters, `contains` operands of 100, `in` lists of 100; a tenant has at most 100 cohorts (creating one more: 422). */
         CohortRulesInput: {
             /** @enum {string} */
             operator: "and" | "or";
@@ -2424,7 +2429,10 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description This request's id: the caller's own `X-Request-Id` when it sent one matching `^[A-Za-z0-9._:-]{1,128}$`, else a new `req_...`. A failure's `error.request_id` is the same id: quote it when you report the error. An idempotent replay (`Idempotent-Replayed: true`) answers the first request's body byte for byte, its `error.request_id` included, while this header names the replay. */
+        RequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2441,6 +2449,7 @@ export interface operations {
             /** @description Service information */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,6 +2464,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2475,6 +2485,7 @@ export interface operations {
             /** @description Reference data */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2489,6 +2500,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2498,6 +2510,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2518,6 +2531,7 @@ export interface operations {
             /** @description The CMS configuration */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2532,6 +2546,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2541,6 +2556,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2561,6 +2577,7 @@ export interface operations {
             /** @description The signed-in account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2575,6 +2592,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2590,6 +2608,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2599,6 +2618,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2608,6 +2628,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2632,6 +2653,7 @@ export interface operations {
             /** @description The new tenant */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2646,6 +2668,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2655,6 +2678,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2664,6 +2688,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2673,6 +2698,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2682,6 +2708,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2691,6 +2718,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2700,6 +2728,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,6 +2744,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2724,6 +2754,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2733,6 +2764,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2759,6 +2791,7 @@ export interface operations {
             /** @description A page of members */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2780,6 +2813,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2789,6 +2823,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2798,6 +2833,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2813,6 +2849,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2822,6 +2859,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2831,6 +2869,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2858,6 +2897,7 @@ export interface operations {
             /** @description The new membership */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,6 +2912,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,6 +2922,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +2932,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2899,6 +2942,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2908,6 +2952,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,6 +2962,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,6 +2972,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +2982,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2950,6 +2998,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2959,6 +3008,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2968,6 +3018,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2993,6 +3044,7 @@ export interface operations {
             /** @description Removed (`data` is null) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,6 +3059,7 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3016,6 +3069,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3025,6 +3079,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3034,6 +3089,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3043,6 +3099,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3052,6 +3109,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3067,6 +3125,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3076,6 +3135,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3085,6 +3145,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,6 +3175,7 @@ export interface operations {
             /** @description The updated membership */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3128,6 +3190,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3137,6 +3200,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3146,6 +3210,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3155,6 +3220,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3164,6 +3230,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3173,6 +3240,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3182,6 +3250,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3197,6 +3266,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3206,6 +3276,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3215,6 +3286,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +3314,7 @@ export interface operations {
             /** @description A page of API key records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3263,6 +3336,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3272,6 +3346,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3281,6 +3356,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3290,6 +3366,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,6 +3382,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,6 +3392,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3323,6 +3402,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,6 +3430,7 @@ export interface operations {
             /** @description The new key with its secret */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,6 +3445,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3373,6 +3455,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3382,6 +3465,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3391,6 +3475,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3400,6 +3485,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3409,6 +3495,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3418,6 +3505,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,6 +3515,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3442,6 +3531,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3451,6 +3541,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3460,6 +3551,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3485,6 +3577,7 @@ export interface operations {
             /** @description The key, now revoked */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3499,6 +3592,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +3602,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,6 +3612,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3526,6 +3622,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3535,6 +3632,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3550,6 +3648,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3559,6 +3658,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3568,6 +3668,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,6 +3699,7 @@ export interface operations {
             /** @description A page of internal transactions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3619,6 +3721,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3628,6 +3731,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3637,6 +3741,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,6 +3757,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3661,6 +3767,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +3777,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,6 +3802,7 @@ export interface operations {
             /** @description The internal transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3708,6 +3817,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3717,6 +3827,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3726,6 +3837,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3741,6 +3853,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3750,6 +3863,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3759,6 +3873,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3788,6 +3903,7 @@ export interface operations {
             /** @description The new internal transaction */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3802,6 +3918,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3811,6 +3928,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3820,6 +3938,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3829,6 +3948,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3838,6 +3958,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3847,6 +3968,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +3978,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +3988,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3880,6 +4004,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3889,6 +4014,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3898,6 +4024,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3924,6 +4051,7 @@ export interface operations {
             /** @description A page of attribute definitions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3945,6 +4073,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3954,6 +4083,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3963,6 +4093,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3978,6 +4109,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3987,6 +4119,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,6 +4129,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4023,6 +4157,7 @@ export interface operations {
             /** @description The new definition id, and a warning when accepted with a caveat */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4037,6 +4172,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4046,6 +4182,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4055,6 +4192,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,6 +4202,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +4212,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4082,6 +4222,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4091,6 +4232,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4100,6 +4242,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4115,6 +4258,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4124,6 +4268,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4133,6 +4278,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4158,6 +4304,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4175,6 +4322,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4184,6 +4332,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,6 +4342,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,6 +4352,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4211,6 +4362,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4226,6 +4378,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4235,6 +4388,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4244,6 +4398,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4269,6 +4424,7 @@ export interface operations {
             /** @description The attribute value entries */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4283,6 +4439,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4292,6 +4449,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4301,6 +4459,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4316,6 +4475,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4325,6 +4485,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,6 +4495,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4363,6 +4525,7 @@ export interface operations {
             /** @description The attribute value entries after the write */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,6 +4540,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4386,6 +4550,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4395,6 +4560,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4404,6 +4570,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4413,6 +4580,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4422,6 +4590,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4431,6 +4600,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4446,6 +4616,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4455,6 +4626,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,6 +4636,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4492,6 +4665,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4513,6 +4687,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4522,6 +4697,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4531,6 +4707,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4546,6 +4723,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4555,6 +4733,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4564,6 +4743,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4593,6 +4773,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,6 +4788,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4616,6 +4798,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4625,6 +4808,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4634,6 +4818,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4643,6 +4828,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4652,6 +4838,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4661,6 +4848,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4676,6 +4864,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4685,6 +4874,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4694,6 +4884,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4720,6 +4911,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4734,6 +4926,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4743,6 +4936,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4752,6 +4946,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,6 +4962,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4776,6 +4972,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4785,6 +4982,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4809,6 +5007,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4826,6 +5025,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4835,6 +5035,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4844,6 +5045,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4853,6 +5055,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4862,6 +5065,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4877,6 +5081,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4886,6 +5091,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4895,6 +5101,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +5132,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4939,6 +5147,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4948,6 +5157,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4957,6 +5167,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4966,6 +5177,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4975,6 +5187,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4984,6 +5197,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4993,6 +5207,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5008,6 +5223,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5017,6 +5233,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5026,6 +5243,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5055,6 +5273,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5076,6 +5295,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5085,6 +5305,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5094,6 +5315,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5109,6 +5331,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5118,6 +5341,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5127,6 +5351,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5158,6 +5383,7 @@ export interface operations {
             /** @description A page of customers */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5179,6 +5405,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5188,6 +5415,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5197,6 +5425,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5212,6 +5441,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5221,6 +5451,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5230,6 +5461,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5255,6 +5487,7 @@ export interface operations {
             /** @description The customer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5269,6 +5502,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5278,6 +5512,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,6 +5522,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5302,6 +5538,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5311,6 +5548,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5320,6 +5558,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5349,6 +5588,7 @@ export interface operations {
             /** @description The status was changed */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,6 +5606,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5375,6 +5616,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5384,6 +5626,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5393,6 +5636,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5402,6 +5646,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5411,6 +5656,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5420,6 +5666,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,6 +5676,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5444,6 +5692,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5453,6 +5702,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5462,6 +5712,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5490,6 +5741,7 @@ export interface operations {
             /** @description A page of customer asset balances */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5511,6 +5763,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5520,6 +5773,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5529,6 +5783,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5544,6 +5799,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5553,6 +5809,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5562,6 +5819,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5588,6 +5846,7 @@ export interface operations {
             /** @description The eligibility result */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5602,6 +5861,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5611,6 +5871,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5620,6 +5881,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5635,6 +5897,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5644,6 +5907,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5653,6 +5917,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5681,6 +5946,7 @@ export interface operations {
             /** @description A page of tier rules */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5702,6 +5968,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5711,6 +5978,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5720,6 +5988,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5735,6 +6004,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5744,6 +6014,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5753,6 +6024,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5780,6 +6052,7 @@ export interface operations {
             /** @description The new tier rule */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5794,6 +6067,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5803,6 +6077,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5812,6 +6087,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5821,6 +6097,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5830,6 +6107,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5839,6 +6117,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5848,6 +6127,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5857,6 +6137,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5872,6 +6153,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5881,6 +6163,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5890,6 +6173,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5918,6 +6202,7 @@ export interface operations {
             /** @description The tier rule was replaced */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5935,6 +6220,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5944,6 +6230,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5953,6 +6240,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5962,6 +6250,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5971,6 +6260,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5980,6 +6270,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5989,6 +6280,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5998,6 +6290,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6013,6 +6306,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6022,6 +6316,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6031,6 +6326,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6055,6 +6351,7 @@ export interface operations {
             /** @description The tier rule was deleted */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6072,6 +6369,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6081,6 +6379,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6090,6 +6389,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6099,6 +6399,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6108,6 +6409,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6117,6 +6419,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6132,6 +6435,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6141,6 +6445,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6150,6 +6455,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,6 +6483,7 @@ export interface operations {
             /** @description A page of rewards */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6198,6 +6505,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6207,6 +6515,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6216,6 +6525,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6231,6 +6541,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6240,6 +6551,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6249,6 +6561,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6276,6 +6589,7 @@ export interface operations {
             /** @description The new reward */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,6 +6604,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6299,6 +6614,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6308,6 +6624,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6317,6 +6634,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6326,6 +6644,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6335,6 +6654,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6344,6 +6664,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6359,6 +6680,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6368,6 +6690,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6377,6 +6700,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6401,6 +6725,7 @@ export interface operations {
             /** @description The reward */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6415,6 +6740,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6424,6 +6750,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6433,6 +6760,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6448,6 +6776,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6457,6 +6786,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6466,6 +6796,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6490,6 +6821,7 @@ export interface operations {
             /** @description The reward was deleted */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6507,6 +6839,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6516,6 +6849,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +6859,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6534,6 +6869,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6543,6 +6879,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6552,6 +6889,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,6 +6905,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,6 +6915,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6585,6 +6925,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6613,6 +6954,7 @@ export interface operations {
             /** @description The updated reward */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6627,6 +6969,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,6 +6979,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6645,6 +6989,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6654,6 +6999,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6663,6 +7009,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6672,6 +7019,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6681,6 +7029,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6690,6 +7039,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6705,6 +7055,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6714,6 +7065,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,6 +7075,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6752,6 +7105,7 @@ export interface operations {
             /** @description A page of redemptions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6773,6 +7127,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,6 +7137,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6791,6 +7147,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6806,6 +7163,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6815,6 +7173,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6824,6 +7183,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6848,6 +7208,7 @@ export interface operations {
             /** @description The redemption */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6862,6 +7223,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6871,6 +7233,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6880,6 +7243,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6895,6 +7259,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6904,6 +7269,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6913,6 +7279,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6937,6 +7304,7 @@ export interface operations {
             /** @description The canceled redemption */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6951,6 +7319,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6960,6 +7329,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,6 +7339,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6978,6 +7349,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6987,6 +7359,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6996,6 +7369,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7011,6 +7385,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7020,6 +7395,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7029,6 +7405,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7058,6 +7435,7 @@ export interface operations {
             /** @description Top rewards by redemptions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,6 +7450,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7081,6 +7460,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7090,6 +7470,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7105,6 +7486,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7114,6 +7496,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7123,6 +7506,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7152,6 +7536,7 @@ export interface operations {
             /** @description Top countries by active fans */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7166,6 +7551,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7175,6 +7561,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7184,6 +7571,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7199,6 +7587,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7208,6 +7597,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7217,6 +7607,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7247,6 +7638,7 @@ export interface operations {
             /** @description A page of onchain assets */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7268,6 +7660,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7277,6 +7670,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7286,6 +7680,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7301,6 +7696,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7310,6 +7706,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7319,6 +7716,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7346,6 +7744,7 @@ export interface operations {
             /** @description The new asset (`active` when registered, `deploying` when deployed) */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7360,6 +7759,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7369,6 +7769,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7378,6 +7779,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7387,6 +7789,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7396,6 +7799,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7405,6 +7809,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7414,6 +7819,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7423,6 +7829,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7438,6 +7845,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7447,6 +7855,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7456,6 +7865,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,6 +7891,7 @@ export interface operations {
             /** @description The onchain asset */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7495,6 +7906,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7504,6 +7916,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,6 +7926,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7528,6 +7942,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7537,6 +7952,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7546,6 +7962,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7571,6 +7988,7 @@ export interface operations {
             /** @description The asset was deleted */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7588,6 +8006,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7597,6 +8016,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7606,6 +8026,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7615,6 +8036,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7624,6 +8046,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7633,6 +8056,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7648,6 +8072,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7657,6 +8082,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7666,6 +8092,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7695,6 +8122,7 @@ export interface operations {
             /** @description The updated asset */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7709,6 +8137,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7718,6 +8147,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7727,6 +8157,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7736,6 +8167,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7745,6 +8177,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7754,6 +8187,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7763,6 +8197,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7772,6 +8207,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7787,6 +8223,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7796,6 +8233,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7805,6 +8243,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7830,6 +8269,7 @@ export interface operations {
             /** @description The reconciliation */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7844,6 +8284,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7853,6 +8294,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7862,6 +8304,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7877,6 +8320,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7886,6 +8330,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7895,6 +8340,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7921,6 +8367,7 @@ export interface operations {
             /** @description A page of webhook endpoints */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7942,6 +8389,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7951,6 +8399,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7960,6 +8409,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7969,6 +8419,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7984,6 +8435,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7993,6 +8445,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8002,6 +8455,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8029,6 +8483,7 @@ export interface operations {
             /** @description The new endpoint with its signing secret */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8043,6 +8498,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8052,6 +8508,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8061,6 +8518,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8070,6 +8528,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8079,6 +8538,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8088,6 +8548,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8097,6 +8558,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8106,6 +8568,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8121,6 +8584,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8130,6 +8594,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8139,6 +8604,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8164,6 +8630,7 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8178,6 +8645,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8187,6 +8655,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8196,6 +8665,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8205,6 +8675,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8220,6 +8691,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8229,6 +8701,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8238,6 +8711,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8263,6 +8737,7 @@ export interface operations {
             /** @description The endpoint was deleted */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8280,6 +8755,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8289,6 +8765,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8298,6 +8775,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8307,6 +8785,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8316,6 +8795,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8331,6 +8811,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8340,6 +8821,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8349,6 +8831,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8378,6 +8861,7 @@ export interface operations {
             /** @description The updated endpoint */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8392,6 +8876,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8401,6 +8886,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8410,6 +8896,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8419,6 +8906,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8428,6 +8916,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8437,6 +8926,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8446,6 +8936,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8455,6 +8946,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8470,6 +8962,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8479,6 +8972,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8488,6 +8982,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8513,6 +9008,7 @@ export interface operations {
             /** @description The endpoint with its new signing secret */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8527,6 +9023,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8536,6 +9033,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8545,6 +9043,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8554,6 +9053,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8563,6 +9063,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8572,6 +9073,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8587,6 +9089,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8596,6 +9099,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8605,6 +9109,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8634,6 +9139,7 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8655,6 +9161,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8664,6 +9171,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8673,6 +9181,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8682,6 +9191,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8697,6 +9207,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8706,6 +9217,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8715,6 +9227,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8742,6 +9255,7 @@ export interface operations {
             /** @description The delivery, pending again */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8756,6 +9270,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,6 +9280,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8774,6 +9290,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8783,6 +9300,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8792,6 +9310,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8801,6 +9320,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8816,6 +9336,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8825,6 +9346,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8834,6 +9356,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8856,6 +9379,7 @@ export interface operations {
             /** @description The internal transaction */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8870,6 +9394,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8879,6 +9404,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8888,6 +9414,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8903,6 +9430,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8912,6 +9440,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8921,6 +9450,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8948,6 +9478,7 @@ export interface operations {
             /** @description A page of internal transactions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8969,6 +9500,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8978,6 +9510,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8993,6 +9526,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9002,6 +9536,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9011,6 +9546,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9040,6 +9576,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9054,6 +9591,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9063,6 +9601,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9072,6 +9611,7 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9081,6 +9621,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9090,6 +9631,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9099,6 +9641,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9108,6 +9651,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9123,6 +9667,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9132,6 +9677,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9141,6 +9687,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9173,6 +9720,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9187,6 +9735,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9196,6 +9745,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9205,6 +9755,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9214,6 +9765,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9223,6 +9775,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9232,6 +9785,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9241,6 +9795,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9256,6 +9811,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9265,6 +9821,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,6 +9831,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9302,6 +9860,7 @@ export interface operations {
             /** @description A page of customers */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9323,6 +9882,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9332,6 +9892,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,6 +9908,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9356,6 +9918,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9365,6 +9928,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9394,6 +9958,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9410,6 +9975,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9424,6 +9990,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9433,6 +10000,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9442,6 +10010,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9451,6 +10020,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9460,6 +10030,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9469,6 +10040,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9484,6 +10056,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9493,6 +10066,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9502,6 +10076,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9525,6 +10100,7 @@ export interface operations {
             /** @description The customer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9539,6 +10115,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9548,6 +10125,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9557,6 +10135,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9572,6 +10151,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9581,6 +10161,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9590,6 +10171,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9616,6 +10198,7 @@ export interface operations {
             /** @description A page of customer asset balances */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9637,6 +10220,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9646,6 +10230,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9655,6 +10240,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9670,6 +10256,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9679,6 +10266,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9688,6 +10276,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9712,6 +10301,7 @@ export interface operations {
             /** @description The eligibility result */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9726,6 +10316,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9735,6 +10326,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9744,6 +10336,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9759,6 +10352,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9768,6 +10362,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9777,6 +10372,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9802,6 +10398,7 @@ export interface operations {
             /** @description A page of tier rules */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9823,6 +10420,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9832,6 +10430,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9847,6 +10446,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9856,6 +10456,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9865,6 +10466,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9888,6 +10490,7 @@ export interface operations {
             /** @description A page of active rewards */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9909,6 +10512,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9918,6 +10522,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9933,6 +10538,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9942,6 +10548,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9951,6 +10558,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9980,6 +10588,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9994,6 +10603,7 @@ export interface operations {
             /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10003,6 +10613,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10012,6 +10623,7 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10021,6 +10633,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10030,6 +10643,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,6 +10653,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10048,6 +10663,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10063,6 +10679,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10072,6 +10689,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10081,6 +10699,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10103,6 +10722,7 @@ export interface operations {
             /** @description The redemption */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10117,6 +10737,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10126,6 +10747,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10135,6 +10757,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10150,6 +10773,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10159,6 +10783,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10168,6 +10793,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

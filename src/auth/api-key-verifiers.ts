@@ -6,7 +6,7 @@ import { importVerifyKey } from './signature';
  * The HMAC key of each API key this isolate checked a signature with, so a request of a known key
  * costs neither an AES-GCM decryption nor a key import. It is a non-extractable CryptoKey usable
  * only to verify: the plaintext secret exists only for the moment of the import, and nothing in
- * the isolate can read it back (docs/DECISIONS.md, "Authentication caches"). Status is not cached
+ * the isolate can read it back (docs/decisions/0059-gateway-key-caches-and-read-guard.md). Status is not cached
  * here: whether the key may be used is decided per request (cached record, then D1).
  */
 type Verifier = { ciphertext: string; encryptionKey: string; key: Promise<CryptoKey> };

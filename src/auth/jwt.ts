@@ -2,26 +2,13 @@ import type { HonoJsonWebKey as JWK } from 'hono/utils/jwt/jws';
 import { decodeHeader, verify } from 'hono/utils/jwt/jwt';
 import { JwtPayloadRequiresAud, JwtTokenAudience, JwtTokenIssuer } from 'hono/utils/jwt/types';
 import { ApiError } from '../lib/errors';
-import { findJwk, type JwksSource } from './jwks';
+import type { PortalClaims, PortalTokenConfig } from './claims';
+import { findJwk } from './jwks';
 import { forgetVerifiedToken, recallVerifiedToken, rememberVerifiedToken, tokenDigest } from './verified-tokens';
 
 export const ALLOWED_ALGORITHMS = ['RS256', 'ES256'] as const;
 export const CLOCK_TOLERANCE_SECONDS = 60;
 const ACCEPTED_TYPES = ['JWT', 'at+jwt'];
-
-export type PortalTokenConfig = { issuer: string; audience: string; jwks: JwksSource };
-
-export type PortalClaims = {
-  sub: string;
-  email?: string;
-  /**
-   * True only when the identity provider vouches for `email`: the claim `true`, or the string
-   * `"true"` (AWS Cognito sends its attributes as strings). Absent or anything else: not verified.
-   */
-  email_verified: boolean;
-  preferred_username?: string;
-  name?: string;
-};
 
 function reject(message: string): never {
   throw new ApiError('UNAUTHENTICATED', message);
@@ -92,7 +79,7 @@ function checkedClaims(payload: Record<string, unknown>, nowSeconds: number): { 
  * Verifies a portal bearer token: RS256/ES256 only (never `none` or HS*), key by `kid` from the
  * JWKS, signature, `iss`, `aud`, and a required `exp` (60 s tolerance, also for `nbf`). A token
  * this isolate already verified against the same key object, issuer and audience skips the
- * header and signature checks, not the expiry (src/auth/verified-tokens.ts, docs/DECISIONS.md).
+ * header and signature checks, not the expiry (src/auth/verified-tokens.ts, docs/decisions/0056-verified-portal-tokens-cache.md).
  * @example const claims = await verifyPortalToken(token, config);
  */
 export async function verifyPortalToken(token: string, config: PortalTokenConfig, nowSeconds = Math.floor(Date.now() / 1000)): Promise<PortalClaims> {

@@ -36,6 +36,11 @@ function toHex(bytes: ArrayBuffer): string {
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Lowercase hex SHA-256 of `text` (UTF-8): the Worker's digests (idempotency fingerprints, cache keys of tokens), here beside the hex of the signatures. */
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+}
+
 /** A well-formed signature: lowercase hex of the 32 bytes of an HMAC-SHA256. */
 export const SIGNATURE_FORMAT = /^[0-9a-f]{64}$/;
 export const MALFORMED_SIGNATURE = 'Signature is not lowercase hex HMAC-SHA256';

@@ -1,6 +1,7 @@
 import type { HonoJsonWebKey as JWK } from 'hono/utils/jwt/jws';
 import { BoundedMap } from '../lib/bounded-map';
-import type { PortalClaims, PortalTokenConfig } from './jwt';
+import type { PortalClaims, PortalTokenConfig } from './claims';
+import { sha256Hex } from './signature';
 
 /**
  * Portal tokens this isolate verified, so a token sent again skips its RS256/ES256 check (the
@@ -26,12 +27,10 @@ export type VerifiedToken = {
 /** Far above the tokens one isolate sees in a token lifetime; the oldest entries go first. */
 const MAX_VERIFIED_TOKENS = 10_000;
 const verified = new BoundedMap<string, VerifiedToken>(MAX_VERIFIED_TOKENS);
-const encoder = new TextEncoder();
 
 /** Hex SHA-256 of the token: the cache key. */
-export async function tokenDigest(token: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(token));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+export function tokenDigest(token: string): Promise<string> {
+  return sha256Hex(token);
 }
 
 /** The earlier verification of this token under the same issuer and audience, if any. */

@@ -9,7 +9,7 @@ export const settlementFields = {
   /** Seconds a sent transaction may wait in the pool before it is re-sent with higher fees. */
   SETTLEMENT_STUCK_SECONDS: envWholeNumber('SETTLEMENT_STUCK_SECONDS', { min: 0, max: 86_400, fallback: 120 }),
   /**
-   * Most gas one operation may use, by kind (docs/DECISIONS.md "Onchain: what the relayer pays for"):
+   * Most gas one operation may use, by kind (docs/decisions/0029-gas-ceilings-and-daily-budget.md):
    * reference deploys take 0.66-1.05 M, mints and burns 30-80 k; a contract that asks more fails
    * before anything is sent.
    */

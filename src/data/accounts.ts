@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { accounts, memberships, tenants, type Account } from '../db/schema';
 import type { AccountIdentity, SignInIdentity } from '../domain/identity';
 import { newId } from '../lib/ids';
-import { isoNow } from '../lib/time';
+import { namedBatch } from './named-batch';
 
 /** What a sign-in writes: the account as the token describes it now. */
 export type AccountState = { sub: string; username: string } & AccountIdentity;
@@ -29,23 +29,23 @@ function claimableInvitation(db: Database, identity: SignInIdentity) {
 
 /**
  * Creates or refreshes the account of `state.sub` (email and verification as the token says now;
- * the username is kept from the first sign-in), then links the invitations it may take. The link
- * re-checks in SQL that the stored account has exactly this email and that it is verified, so an
- * unverified account is never linked whatever raced it.
+ * the username is kept from the first sign-in), then links the invitations it may take; what they
+ * change is stamped `now` (ISO). The link re-checks in SQL that the stored account has exactly this
+ * email and that it is verified, so an unverified account is never linked whatever raced it.
  */
-function refreshStatements(db: Database, state: AccountState) {
+function refreshStatements(db: Database, state: AccountState, now: string) {
   const { sub, email, emailVerified, username } = state;
   const upsert = db
     .insert(accounts)
-    .values({ id: newId('acc'), sub, email, emailVerified, username })
-    .onConflictDoUpdate({ target: accounts.sub, set: { email, emailVerified, updatedAt: isoNow() } });
+    .values({ id: newId('acc'), sub, email, emailVerified, username, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: accounts.sub, set: { email, emailVerified, updatedAt: now } });
   const verifiedOwner = db
     .select({ id: accounts.id })
     .from(accounts)
     .where(and(eq(accounts.sub, sub), eq(accounts.email, email), eq(accounts.emailVerified, true)));
   const link = db
     .update(memberships)
-    .set({ accountId: sql`(${accountIdOfSub(db, sub)})`, status: 'active', updatedAt: isoNow() })
+    .set({ accountId: sql`(${accountIdOfSub(db, sub)})`, status: 'active', updatedAt: now })
     .where(and(pendingInvitationsTo(db, sub, email), exists(verifiedOwner)));
   return [upsert, link] as const;
 }
@@ -78,28 +78,28 @@ export async function findSignIn(db: Database, identity: SignInIdentity) {
 
 /** The same read for a route under /tenant/{tenantId}, with the membership and the tenant: still one round trip. */
 export async function findSignInToTenant(db: Database, identity: SignInIdentity, tenantId: string) {
-  const [accountRows, claimable, membershipRows, tenantRows] = await db.batch([
-    selectAccount(db, identity.sub),
-    claimableInvitation(db, identity),
-    ...memberLookups(db, identity.sub, tenantId),
-  ]);
-  return { account: accountRows[0], hasClaimableInvitation: claimable.length > 0, member: toMember(membershipRows, tenantRows) };
+  const { accountRows, claimable, member } = await namedBatch(db, {
+    accountRows: selectAccount(db, identity.sub),
+    claimable: claimableInvitation(db, identity),
+    member: memberLookups(db, identity.sub, tenantId),
+  });
+  return { account: accountRows[0], hasClaimableInvitation: claimable.length > 0, member: toMember(...member) };
 }
 
-/** A sign-in's write (only when something changed), one round trip: refresh, link, read back. */
-export async function saveSignIn(db: Database, state: AccountState): Promise<Account | undefined> {
-  const [, , accountRows] = await db.batch([...refreshStatements(db, state), selectAccount(db, state.sub)]);
+/** A sign-in's write (only when something changed), one round trip: refresh, link, read back; stamped `now` (ISO). */
+export async function saveSignIn(db: Database, state: AccountState, now: string): Promise<Account | undefined> {
+  const { accountRows } = await namedBatch(db, { refresh: refreshStatements(db, state, now), accountRows: selectAccount(db, state.sub) });
   return accountRows[0];
 }
 
 /** The same write for a route under /tenant/{tenantId}: a just-linked invitation to it counts at once. */
-export async function saveSignInToTenant(db: Database, state: AccountState, tenantId: string) {
-  const [, , accountRows, membershipRows, tenantRows] = await db.batch([
-    ...refreshStatements(db, state),
-    selectAccount(db, state.sub),
-    ...memberLookups(db, state.sub, tenantId),
-  ]);
-  return { account: accountRows[0], member: toMember(membershipRows, tenantRows) };
+export async function saveSignInToTenant(db: Database, state: AccountState, tenantId: string, now: string) {
+  const { accountRows, member } = await namedBatch(db, {
+    refresh: refreshStatements(db, state, now),
+    accountRows: selectAccount(db, state.sub),
+    member: memberLookups(db, state.sub, tenantId),
+  });
+  return { account: accountRows[0], member: toMember(...member) };
 }
 
 export async function listMembershipsOfAccount(db: Database, accountId: string) {

@@ -64,7 +64,7 @@ export async function rankCountries(db: Database, tenantId: string, ranking: Ran
   return { rows: ranked, total: total?.value ?? 0 };
 }
 
-/** The maintained counts of one subject (migrations/0006): a row per reward or country, never per customer. */
+/** The maintained counts of one subject (src/db/sql/list-positions-and-counts.sql): a row per reward or country, never per customer. */
 const countsOf = (tenantId: string, subject: CountSubject) => and(eq(tenantCounts.tenantId, tenantId), eq(tenantCounts.subject, subject));
 const countedTotal = sql<number>`coalesce(sum(${tenantCounts.value}), 0)`.mapWith(Number);
 

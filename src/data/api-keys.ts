@@ -3,6 +3,8 @@ import type { Database } from '../db/client';
 import { apiKeys, type ApiKey, type ApiKeyStatus } from '../db/schema';
 import { MAX_ACTIVE_API_KEYS } from '../domain/api-keys';
 import { offsetOf, type PageParams } from '../lib/paging';
+import { ONE_ROW, selectedRow } from './insert-select';
+import { namedBatch } from './named-batch';
 
 export type NewApiKey = Pick<
   ApiKey,
@@ -18,16 +20,12 @@ const timestamp = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
  */
 export async function insertApiKeyWithinCap(db: Database, row: NewApiKey, nowIso: string): Promise<ApiKey | undefined> {
   const active = and(eq(apiKeys.tenantId, row.tenantId), statusFilter('active', nowIso));
-  const [, [key]] = await db.batch([
-    // Every column in table order (drizzle's INSERT ... SELECT names them all).
-    db.insert(apiKeys).select(
-      sql`select ${row.id}, ${row.tenantId}, ${row.keyId}, ${row.name}, ${row.label}, ${row.secretCiphertext}, ${row.secretPrefix}, ${row.secretSuffix},
-        'active', ${row.expiresAt}, null, null, ${row.createdBy}, ${timestamp}, ${timestamp}
-        where (select count(*) from ${apiKeys} where ${active}) < ${MAX_ACTIVE_API_KEYS}`,
-    ),
-    db.select().from(apiKeys).where(and(eq(apiKeys.id, row.id), eq(apiKeys.tenantId, row.tenantId))),
-  ]);
-  return key;
+  const values = selectedRow(apiKeys, { ...row, status: 'active', lastUsedAt: null, revokedAt: null, createdAt: timestamp, updatedAt: timestamp });
+  const { inserted } = await namedBatch(db, {
+    insert: db.insert(apiKeys).select(db.select(values).from(ONE_ROW).where(sql`(select count(*) from ${apiKeys} where ${active}) < ${MAX_ACTIVE_API_KEYS}`)),
+    inserted: db.select().from(apiKeys).where(and(eq(apiKeys.id, row.id), eq(apiKeys.tenantId, row.tenantId))),
+  });
+  return inserted[0];
 }
 
 /** The SQL form of `effectiveStatus` (domain/api-keys.ts): expired = active with `expires_at` passed. */

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { customerAssetBalances, internalWallets, onchainAssets, type OnchainAsset } from '../db/schema';
 import { newId } from '../lib/ids';
+import { namedBatch } from './named-batch';
 
 /**
  * Storage of the Transfer indexer. The indexer is a platform job, not a tenant request: reading
@@ -182,13 +183,13 @@ export function advanceCursorStatement(
  * another run got there first.
  */
 export async function resetIndex(db: Database, guard: CursorGuard, tenantId: string, genesisHash: string, now: string): Promise<boolean> {
-  const [, moved] = await db.batch([
-    db.delete(customerAssetBalances).where(and(eq(customerAssetBalances.tenantId, tenantId), eq(customerAssetBalances.onchainAssetId, guard.assetId), cursorUnchanged(guard))),
-    db
+  const { moved } = await namedBatch(db, {
+    balances: db.delete(customerAssetBalances).where(and(eq(customerAssetBalances.tenantId, tenantId), eq(customerAssetBalances.onchainAssetId, guard.assetId), cursorUnchanged(guard))),
+    moved: db
       .update(onchainAssets)
       .set({ lastIndexedBlock: null, indexedGenesisHash: genesisHash, totalTxns: null, totalOwners: null, indexedSupply: null, updatedAt: now })
       .where(sameCursor(guard))
       .returning({ id: onchainAssets.id }),
-  ]);
+  });
   return moved.length === 1;
 }

@@ -2,7 +2,6 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { attributeDefinitions, cohorts, customerAttributeValues, type AttributeType } from '../db/schema';
 import type { StoredValue } from '../domain/attributes';
-import { isoNow } from '../lib/time';
 import { offsetOf, type PageParams } from '../lib/paging';
 import { abortedByTrigger } from './db-errors';
 
@@ -48,7 +47,7 @@ export function cohortsNamingKeyQuery(db: Database, tenantId: string, key: strin
 
 /**
  * Deletes a definition and every value of it in one batch; false when it is not the tenant's. The
- * definition goes first: its trigger (migrations/0004) retires the cohort predicates naming it, so
+ * definition goes first: its trigger (src/db/sql/cohort-membership.sql) retires the cohort predicates naming it, so
  * deleting the values then re-evaluates nothing.
  */
 export async function deleteDefinition(db: Database, tenantId: string, id: string): Promise<boolean> {
@@ -74,16 +73,15 @@ export type ValueWrite = { definitionId: string; stored: StoredValue | null };
 
 /**
  * True when a value write was refused because its definition no longer exists (deleted after the
- * writer read it): the `customer_attribute_values_need_definition` trigger of migrations/0004
+ * writer read it): the `customer_attribute_values_need_definition` trigger of src/db/sql/attribute-values.sql
  * aborts the whole batch, so no value outlives its definition.
  */
 export function isDefinitionMissing(error: unknown): boolean {
   return abortedByTrigger(error, 'attribute_definition_missing');
 }
 
-/** Upserts (or, for `null`, deletes) the customer's values; to run in one batch. */
-export function valueWriteStatements(db: Database, tenantId: string, userId: string, writes: readonly ValueWrite[]) {
-  const now = isoNow();
+/** Upserts (or, for `null`, deletes) the customer's values, stamped `now`; to run in one batch. */
+export function valueWriteStatements(db: Database, tenantId: string, userId: string, writes: readonly ValueWrite[], now: string) {
   return writes.map(({ definitionId, stored }) => {
     const row = and(
       eq(customerAttributeValues.tenantId, tenantId),

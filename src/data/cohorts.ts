@@ -3,14 +3,14 @@ import type { Database } from '../db/client';
 import { cohortMemberships, cohortRecomputes, cohorts, compiledCohorts, customers, type Cohort } from '../db/schema';
 import type { CohortRules } from '../domain/cohort-rules';
 import { offsetOf, type PageParams, type PageWindow } from '../lib/paging';
-import { isoNow } from '../lib/time';
+import { ONE_ROW, selectedRow } from './insert-select';
 
 const cohortWhere = (tenantId: string, id: string) => and(eq(cohorts.tenantId, tenantId), eq(cohorts.id, id));
 
 /**
- * A cohort with what the database maintains for it (migrations/0004): `memberCount` and `deadKeys`
+ * A cohort with what the database maintains for it (src/db/sql/cohort-membership.sql): `memberCount` and `deadKeys`
  * are null only for a cohort saved before migration 0003 and not compiled since; `recomputing`
- * while a re-evaluation over its customers is still being applied (migrations/0008).
+ * while a re-evaluation over its customers is still being applied (src/db/sql/cohort-recomputes.sql).
  */
 function cohortsWithCounts(db: Database) {
   return db
@@ -43,25 +43,21 @@ export function cohortByIdQuery(db: Database, tenantId: string, id: string) {
 export type NewCohort = { id: string; tenantId: string; name: string; description: string; rules: CohortRules; createdBy: string };
 
 /** Inserts unless the tenant already has `limit` cohorts (decided in the batch, so race-free): no row returned then. */
-export function insertCohortQuery(db: Database, cohort: NewCohort, limit: number) {
-  const now = isoNow();
+export function insertCohortQuery(db: Database, cohort: NewCohort, limit: number, now: string) {
   const tenantCohorts = db.select({ value: count() }).from(cohorts).where(eq(cohorts.tenantId, cohort.tenantId));
-  // Every column, in the table's order.
+  const row = selectedRow(cohorts, { ...cohort, rules: JSON.stringify(cohort.rules), createdAt: now, updatedAt: now });
   return db
     .insert(cohorts)
-    .select(
-      sql`select ${cohort.id}, ${cohort.tenantId}, ${cohort.name}, ${cohort.description}, ${JSON.stringify(cohort.rules)}, ${cohort.createdBy}, ${now}, ${now}
-        where (${tenantCohorts}) < ${limit}`,
-    )
+    .select(db.select(row).from(ONE_ROW).where(sql`(${tenantCohorts}) < ${limit}`))
     .returning({ id: cohorts.id });
 }
 
 export type CohortChanges = Partial<Pick<Cohort, 'name' | 'description'>> & { rules?: CohortRules };
 
-export function updateCohortQuery(db: Database, tenantId: string, id: string, changes: CohortChanges) {
+export function updateCohortQuery(db: Database, tenantId: string, id: string, changes: CohortChanges, now: string) {
   return db
     .update(cohorts)
-    .set({ ...changes, updatedAt: isoNow() })
+    .set({ ...changes, updatedAt: now })
     .where(cohortWhere(tenantId, id))
     .returning({ id: cohorts.id });
 }

@@ -1,12 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { tierRules, type Customer } from '../db/schema';
+import { tierPlacements, type Customer } from '../db/schema';
 import { tierForLifetimeXp } from '../domain/tiers';
 
 /**
- * The tenant's tier ladder, lowest threshold first; among equal thresholds the oldest rule comes
- * first and so wins (tierForLifetimeXp keeps the first of equals), which keeps placement stable.
- * A query builder: put it in the batch that reads the customers (one query for any set of them).
+ * The tenant's tier ladder, lowest threshold first: the tiers that place customers, read from the
+ * view every trigger reads too (`tier_placements`, src/db/sql/tier-placement.sql), which keeps only
+ * the oldest rule of equal thresholds. A query builder: put it in the batch that reads the
+ * customers (one query for any set of them).
  *
  * @example
  * const [rows, ladder] = await db.batch([customersQuery, tierLadderQuery(db, tenantId)]);
@@ -14,10 +15,10 @@ import { tierForLifetimeXp } from '../domain/tiers';
  */
 export function tierLadderQuery(db: Database, tenantId: string) {
   return db
-    .select({ id: tierRules.id, tierName: tierRules.tierName, minXpThreshold: tierRules.minXpThreshold })
-    .from(tierRules)
-    .where(eq(tierRules.tenantId, tenantId))
-    .orderBy(asc(tierRules.minXpThreshold), asc(tierRules.createdAt), asc(tierRules.id));
+    .select({ id: tierPlacements.tierId, tierName: tierPlacements.tierName, minXpThreshold: tierPlacements.minXpThreshold })
+    .from(tierPlacements)
+    .where(eq(tierPlacements.tenantId, tenantId))
+    .orderBy(asc(tierPlacements.minXpThreshold));
 }
 
 export type TierLadder = Awaited<ReturnType<typeof tierLadderQuery>>;

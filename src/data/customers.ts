@@ -3,11 +3,10 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { customers, internalWallets, type Customer, type CustomerStatus } from '../db/schema';
 import type { PageParams } from '../lib/paging';
-import { completionWhen } from './idempotency';
+import { completionWhen } from './response-with-write';
 import type { Slots } from './reusable-statements';
 import { nextSequenceValueStatement } from './sequences';
 import { listTotalQuery, newestFirstPage } from './tenant-counts';
-import { isoNow } from '../lib/time';
 
 export type CustomerFilters = { externalId?: string; email?: string; status?: CustomerStatus };
 
@@ -81,7 +80,7 @@ export function newCustomerRow(input: NewCustomer, now: string): Customer {
  * A customer and its custodial wallet, for one batch: both exist or neither does. Balances start
  * at zero and only the ledger moves them.
  */
-export function newCustomerStatements(db: Database, input: NewCustomer, now: string = isoNow()) {
+export function newCustomerStatements(db: Database, input: NewCustomer, now: string) {
   return [
     db.insert(customers).values(newCustomerRow(input, now)).returning(),
     db.insert(internalWallets).values({
@@ -146,10 +145,10 @@ export const storedIfCustomerShows = completionWhen((db, $: Slots<CustomerShown>
 });
 
 /** Moves the status only if it is still `from` (a concurrent change makes this return false). */
-export async function moveCustomerStatus(db: Database, tenantId: string, id: string, from: CustomerStatus, to: CustomerStatus) {
+export async function moveCustomerStatus(db: Database, tenantId: string, id: string, from: CustomerStatus, to: CustomerStatus, now: string) {
   const rows = await db
     .update(customers)
-    .set({ status: to, updatedAt: isoNow() })
+    .set({ status: to, updatedAt: now })
     .where(and(eq(customers.id, id), eq(customers.tenantId, tenantId), eq(customers.status, from)))
     .returning({ id: customers.id });
   return rows.length > 0;

@@ -15,7 +15,7 @@ export function violatesUnique(error: unknown, column?: string): boolean {
   return /UNIQUE constraint failed|PRIMARY KEY/.test(text) && (column === undefined || text.includes(column));
 }
 
-/** True when a trigger aborted the batch with `RAISE(ABORT, message)` (see migrations/0004). */
+/** True when a trigger aborted the batch with `RAISE(ABORT, message)` (src/db/sql/attribute-values.sql, for one). */
 export function abortedByTrigger(error: unknown, message: string): boolean {
   return errorText(error).includes(message);
 }

@@ -2,8 +2,9 @@ import { and, eq, exists, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { onchainOperations, relayerBalances, tenantGasUsage } from '../db/schema';
 import { abortedByTrigger } from './db-errors';
+import { namedBatch } from './named-batch';
 
-/** What the `onchain_operations_gas_budget` trigger (migrations/0013) aborts a batch with. */
+/** What the `onchain_operations_gas_budget` trigger (src/db/sql/gas-budget.sql) aborts a batch with. */
 const GAS_BUDGET_EXHAUSTED = 'onchain_gas_budget_exhausted';
 
 /** The UTC day as SQLite sees it: the trigger and every reservation use the same clock. */
@@ -28,17 +29,18 @@ export async function reserveGas(db: Database, operation: { id: string; tenantId
   const usedToday = db.select({ used: tenantGasUsage.gasReserved }).from(tenantGasUsage).where(day);
   const held = (condition: SQL | undefined) =>
     db.select({ one: sql`1` }).from(onchainOperations).where(and(eq(onchainOperations.id, operation.id), condition));
-  const [, , , , [row]] = await db.batch([
-    db.insert(tenantGasUsage).values({ tenantId: operation.tenantId, day: today, gasReserved: 0, budget })
+  const { held: heldRows } = await namedBatch(db, {
+    day: db.insert(tenantGasUsage).values({ tenantId: operation.tenantId, day: today, gasReserved: 0, budget })
       .onConflictDoUpdate({ target: [tenantGasUsage.tenantId, tenantGasUsage.day], set: { budget } }),
-    db.update(onchainOperations).set({ reservedGas: amount, gasReservation: token })
+    reserve: db.update(onchainOperations).set({ reservedGas: amount, gasReservation: token })
       .where(and(eq(onchainOperations.id, operation.id), isNull(onchainOperations.gasReservation), sql`(${usedToday}) + ${amount} <= ${budget}`)),
-    db.update(tenantGasUsage).set({ gasReserved: sql`${tenantGasUsage.gasReserved} + ${amount}`, updatedAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` })
+    count: db.update(tenantGasUsage).set({ gasReserved: sql`${tenantGasUsage.gasReserved} + ${amount}`, updatedAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` })
       .where(and(day, exists(held(eq(onchainOperations.gasReservation, token))))),
-    db.update(tenantGasUsage).set({ exhausted: true })
+    exhaust: db.update(tenantGasUsage).set({ exhausted: true })
       .where(and(day, exists(held(isNull(onchainOperations.gasReservation))))),
-    db.select({ reservation: onchainOperations.gasReservation }).from(onchainOperations).where(eq(onchainOperations.id, operation.id)),
-  ]);
+    held: db.select({ reservation: onchainOperations.gasReservation }).from(onchainOperations).where(eq(onchainOperations.id, operation.id)),
+  });
+  const [row] = heldRows;
   return row?.reservation !== null && row?.reservation !== undefined;
 }
 

@@ -8,21 +8,24 @@ import {
   onchainAssets,
   redemptions,
   rewards,
+  type BlockchainTransaction,
   type InternalTransaction,
+  type OnchainAsset,
   type TransactionStatus,
   type TransactionType,
 } from '../db/schema';
 import type { PageParams } from '../lib/paging';
-import { reusableList, type Bound, type Slots } from './reusable-statements';
+import { namedBatch } from './named-batch';
+import { reusable, reusableList, type Bound, type Slots } from './reusable-statements';
 import { ownedBy } from './scoping';
 import { listTotalQuery, newestFirstPage } from './tenant-counts';
-import type { InternalTransactionDetails } from '../views/internal-transaction';
 
 /**
  * D1 batches return rows as objects, so two selected columns with one SQL name collapse: alias them.
  *
  * The statements that load what hangs off the transactions selected by `txWhere` (assets, rewards
- * of redeem rows, blockchain transactions), to be run in one batch with the caller's own query.
+ * of redeem rows, blockchain transactions), to be run as one named group of a batch with the
+ * caller's own query (`namedBatch`); `attachDetails` reads the group's results.
  */
 export function detailQueries(db: Database, tenantId: Bound<string>, txWhere: SQL) {
   const selected = db.select({ id: internalTransactions.id }).from(internalTransactions).where(txWhere);
@@ -61,6 +64,13 @@ export function detailQueries(db: Database, tenantId: Bound<string>, txWhere: SQ
 type Queries = ReturnType<typeof detailQueries>;
 export type DetailRows = readonly [Awaited<Queries[0]>, Awaited<Queries[1]>, Awaited<Queries[2]>];
 
+/** What hangs off one transaction, for its view (src/views/internal-transaction.ts). */
+export type InternalTransactionDetails = {
+  asset?: OnchainAsset;
+  reward?: { id: string; title: string };
+  blockchainTransactions: BlockchainTransaction[];
+};
+
 export function attachDetails(tx: InternalTransaction, [assets, rewardRows, chainRows]: DetailRows): InternalTransactionDetails {
   return {
     asset: assets.find((asset) => asset.id === tx.onchainAssetId),
@@ -82,26 +92,25 @@ export function customerQuery(db: Database, tenantId: Bound<string>, txWhere: SQ
     );
 }
 
-export type TransactionCustomer = Awaited<ReturnType<typeof customerQuery>>[number];
-
 type ById = Slots<{ id: string; tenantId: string }>;
 const byId = ($: ById) => and(eq(internalTransactions.id, $.id), eq(internalTransactions.tenantId, $.tenantId))!;
-const transactionReads = (db: Database, $: ById) => [db.select().from(internalTransactions).where(byId($)).limit(1), ...detailQueries(db, $.tenantId, byId($))] as const;
-const readTransaction = reusableList(transactionReads);
-const readTransactionWithCustomer = reusableList((db, $: ById) => [...transactionReads(db, $), customerQuery(db, $.tenantId, byId($))] as const);
+const transactionById = reusable((db, $: ById) => db.select().from(internalTransactions).where(byId($)).limit(1));
+const detailsById = reusableList((db, $: ById) => detailQueries(db, $.tenantId, byId($)));
+const customerById = reusable((db, $: ById) => customerQuery(db, $.tenantId, byId($)));
 
 /**
  * One transaction of the tenant with its details, and with its customer when `withCustomer` (the
  * portal's user brief; the gateway shows none, so reads none), in one D1 round trip.
  */
 export async function findInternalTransaction(db: Database, tenantId: string, id: string, withCustomer: boolean) {
-  const found = ([tx]: InternalTransaction[], details: DetailRows, customer?: TransactionCustomer) => tx && { tx, details: attachDetails(tx, details), customer };
-  if (!withCustomer) {
-    const [rows, ...details] = await db.batch(readTransaction(db, { id, tenantId }));
-    return found(rows, details);
-  }
-  const [rows, assets, rewardRows, chainRows, [customer]] = await db.batch(readTransactionWithCustomer(db, { id, tenantId }));
-  return found(rows, [assets, rewardRows, chainRows], customer);
+  const ids = { id, tenantId };
+  const { rows, details, customerRows } = await namedBatch(db, {
+    rows: transactionById(db, ids),
+    details: detailsById(db, ids),
+    customerRows: withCustomer ? customerById(db, ids) : undefined,
+  });
+  const [tx] = rows;
+  return tx && { tx, details: attachDetails(tx, details), customer: customerRows?.[0] };
 }
 
 export type TransactionFilters = { type?: TransactionType; status?: TransactionStatus; userId?: string };
@@ -121,18 +130,18 @@ export async function listInternalTransactionRows(db: Database, tenantId: string
   const page = newestFirstPage(db, internalTransactions, tenantId, filter, params);
   const pageIds = db.select({ id: internalTransactions.id }).from(internalTransactions).where(page.where).orderBy(page.orderBy).limit(params.limit).offset(page.offset);
   const onPage = and(ownedBy(internalTransactions.tenantId, tenantId), inArray(internalTransactions.id, pageIds))!;
-  const [rows, [total], assets, rewardRows, chainRows, customerRows] = await db.batch([
-    db.select().from(internalTransactions).where(onPage).orderBy(desc(internalTransactions.seq)),
-    listTotalQuery(db, internalTransactions, 'internal_transactions', tenantId, {
+  const { rows, total: [total], details, customerRows } = await namedBatch(db, {
+    rows: db.select().from(internalTransactions).where(onPage).orderBy(desc(internalTransactions.seq)),
+    total: listTotalQuery(db, internalTransactions, 'internal_transactions', tenantId, {
       bucket: { type: filters.type, status: filters.status },
       live: ofCustomer && and(eq(internalTransactions.tenantId, tenantId), filter),
     }),
-    ...detailQueries(db, tenantId, onPage),
-    customerQuery(db, tenantId, onPage),
-  ]);
+    details: detailQueries(db, tenantId, onPage),
+    customerRows: customerQuery(db, tenantId, onPage),
+  });
   const items = rows.map((tx) => ({
     tx,
-    details: attachDetails(tx, [assets, rewardRows, chainRows]),
+    details: attachDetails(tx, details),
     customer: customerRows.find((customer) => customer.id === tx.userId),
   }));
   return { items, total: total?.value ?? 0 };

@@ -13,10 +13,10 @@ import {
   type TransactionType,
 } from '../db/schema';
 import { violatesCheck } from './db-errors';
-import { completionWhen } from './idempotency';
+import { ONE_ROW, selectedRow } from './insert-select';
+import { completionWhen } from './response-with-write';
 import { reusable, reusableList, type Slots } from './reusable-statements';
 import { lifetimeDelta } from '../domain/ledger';
-import { isoNow } from '../lib/time';
 
 export type LedgerEntry = {
   id: string;
@@ -36,7 +36,10 @@ export type LedgerEntry = {
 };
 
 /** Base units are `amount x 10^decimals`: the decimal string gets `decimals` zeros (exact past 2^63). */
-const ZEROS = '0'.repeat(36);
+export const ZEROS = '0'.repeat(36);
+
+/** The columns of a new XP operation (a mirror or an opening) that settlement fills later, as written: none yet. */
+export const UNSENT_XP_OPERATION = { tokenId: null, relayerAddress: null, nonce: null, errorCount: 0, lastError: null, nextAttemptAt: null, reservedGas: null, gasReservation: null } as const;
 
 type EntryValues = {
   id: string;
@@ -87,11 +90,29 @@ const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
       createdAt: $.now,
       updatedAt: $.now,
     }),
-    // Every column, in the table's order (insert ... select names them all).
-    db.insert(onchainOperations).select(sql`select ${$.mirrorOperationId}, ${$.tenantId}, (case when ${$.amount} > 0 then 'mint' else 'burn' end),
-        (case when ${$.waitsFor} is null then 'queued' else 'waiting' end), m.chain_id, m.asset_id, ${$.id}, ${$.redemptionId}, ${$.waitsFor}, m.address,
-        ${$.amountDigits} || substr(${ZEROS}, 1, coalesce(m.decimals, 0)), null, null, null, 0, null, null, null, null, ${$.now}, ${$.now}
-      from (${mirror}) m`),
+    // The mirror operation, only when the XP token mirrors the entry (`mirror` finds its asset and the customer's wallet).
+    db.insert(onchainOperations).select(
+      db
+        .select(
+          selectedRow(onchainOperations, {
+            id: $.mirrorOperationId,
+            tenantId: $.tenantId,
+            kind: sql`(case when ${$.amount} > 0 then 'mint' else 'burn' end)`,
+            status: sql`(case when ${$.waitsFor} is null then 'queued' else 'waiting' end)`,
+            chainId: sql`m.chain_id`,
+            onchainAssetId: sql`m.asset_id`,
+            internalTransactionId: $.id,
+            redemptionId: $.redemptionId,
+            dependsOnOperationId: $.waitsFor,
+            recipient: sql`m.address`,
+            amount: sql`${$.amountDigits} || substr(${ZEROS}, 1, coalesce(m.decimals, 0))`,
+            ...UNSENT_XP_OPERATION,
+            createdAt: $.now,
+            updatedAt: $.now,
+          }),
+        )
+        .from(sql`(${mirror}) m`),
+    ),
   ] as const;
 });
 
@@ -108,9 +129,9 @@ const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
  * (data/settlement.ts). Otherwise the entry is `completed` at once, as off-chain.
  *
  * @example
- * await db.batch([...ledgerEntryStatements(db, entry)]).catch(rethrowLedgerError);
+ * await db.batch([...ledgerEntryStatements(db, entry, now)]).catch(rethrowLedgerError);
  */
-export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: string = isoNow()) {
+export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: string) {
   return entryStatements(db, {
     id: entry.id,
     tenantId: entry.tenantId,
@@ -173,7 +194,7 @@ export function isInsufficientXp(error: unknown): boolean {
  * change cannot slip between the check and the write). `isCustomerRejected` recognises the abort.
  *
  * @example
- * await db.batch([customerGuardStatement(db, tenantId, userId, EARNING_STATUSES), ...ledgerEntryStatements(db, entry)]);
+ * await db.batch([customerGuardStatement(db, tenantId, userId, EARNING_STATUSES), ...ledgerEntryStatements(db, entry, now)]);
  */
 export function customerGuardStatement(db: Database, tenantId: string, userId: string, statuses: readonly CustomerStatus[]) {
   const key = statuses.join();
@@ -191,7 +212,7 @@ function reusableCustomerGuard(statuses: readonly CustomerStatus[]) {
       .select({ one: sql`1` })
       .from(customers)
       .where(and(eq(customers.id, $.userId), eq(customers.tenantId, $.tenantId), inArray(customers.status, [...statuses])));
-    return db.insert(customerGuard).select(sql`select ${$.userId} where ${notExists(eligible)}`);
+    return db.insert(customerGuard).select(db.select(selectedRow(customerGuard, { userId: $.userId })).from(ONE_ROW).where(notExists(eligible)));
   });
 }
 

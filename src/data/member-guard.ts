@@ -16,14 +16,14 @@ const STILL_AS_REMEMBERED = `(EXISTS (SELECT 1 FROM memberships m
       AND i.tenant_id NOT IN (SELECT own.tenant_id FROM memberships own WHERE own.account_id = ?3)))`;
 
 /**
- * Both forms of the check for the request's first batch (data/guarded-d1.ts): a SELECT for a batch
+ * Both forms of the check for the request's first batch (data/leading-d1.ts): a SELECT for a batch
  * that only reads, a failing INSERT for one that may write.
  */
 export function memberGuardStatements(d1: D1Database, { account, membership, tenant }: RememberedMember) {
   const params = [membership.id, tenant.id, account.id, membership.role, account.updatedAt, tenant.updatedAt];
   return {
-    check: d1.prepare(`SELECT ${STILL_AS_REMEMBERED} AS allowed`).bind(...params),
-    rollback: d1.prepare(`INSERT INTO portal_member_guard (membership_id) SELECT ?1 WHERE NOT ${STILL_AS_REMEMBERED}`).bind(...params),
+    read: d1.prepare(`SELECT ${STILL_AS_REMEMBERED} AS allowed`).bind(...params),
+    write: [d1.prepare(`INSERT INTO portal_member_guard (membership_id) SELECT ?1 WHERE NOT ${STILL_AS_REMEMBERED}`).bind(...params)],
   };
 }
 

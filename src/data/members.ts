@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { accounts, memberships, type Membership, type Role } from '../db/schema';
 import { offsetOf, type PageParams } from '../lib/paging';
-import { isoNow } from '../lib/time';
+import { namedBatch } from './named-batch';
 
 /** A membership with the account linked to it (null while it is an invitation). */
 export type MemberRow = { membership: Membership; account: { email: string; username: string; emailVerified: boolean } | null };
@@ -90,7 +90,7 @@ export async function findExistingMembership(db: Database, tenantId: string, ema
  * Links the new invitation to `accountId` only if, when the batch runs, that account still holds the
  * invited email verified and is not a member of the tenant yet: an earlier read is never trusted.
  */
-function linkNewInvitation(db: Database, invitation: { id: string; tenantId: string; email: string }, accountId: string) {
+function linkNewInvitation(db: Database, invitation: { id: string; tenantId: string; email: string }, accountId: string, now: string) {
   const own = alias(memberships, 'own');
   const verifiedOwner = db
     .select({ id: accounts.id })
@@ -102,20 +102,23 @@ function linkNewInvitation(db: Database, invitation: { id: string; tenantId: str
     .where(and(eq(own.tenantId, invitation.tenantId), eq(own.accountId, accountId)));
   return db
     .update(memberships)
-    .set({ accountId, status: 'active', updatedAt: isoNow() })
+    .set({ accountId, status: 'active', updatedAt: now })
     .where(and(eq(memberships.id, invitation.id), exists(verifiedOwner), notExists(alreadyMember)));
 }
 
-/** Inserts an invitation, linked in the same batch to `accountId` when given and allowed (see above). */
+/** Inserts an invitation, linked in the same batch to `accountId` when given and allowed (see above); `now` stamps the link. */
 export async function insertInvitation(
   db: Database,
   invitation: { id: string; tenantId: string; email: string; role: Role },
   accountId: string | undefined,
+  now: string,
 ): Promise<MemberRow> {
-  const insert = db.insert(memberships).values({ ...invitation, accountId: null, status: 'invited' });
-  const readBack = selectMembers(db, eq(memberships.id, invitation.id)).limit(1);
-  const rows = accountId ? (await db.batch([insert, linkNewInvitation(db, invitation, accountId), readBack]))[2] : (await db.batch([insert, readBack]))[1];
-  const [row] = rows;
+  const { readBack } = await namedBatch(db, {
+    insert: db.insert(memberships).values({ ...invitation, accountId: null, status: 'invited' }),
+    link: accountId === undefined ? undefined : linkNewInvitation(db, invitation, accountId, now),
+    readBack: selectMembers(db, eq(memberships.id, invitation.id)).limit(1),
+  });
+  const [row] = readBack;
   if (!row) throw new Error('invitation insert returned nothing');
   return toMemberRow(row);
 }
@@ -134,10 +137,10 @@ function keepsAnotherSuperAdmin(db: Database, tenantId: string, membershipId: st
 }
 
 /** The updated membership, or undefined when it is gone or the change would leave no super_admin. */
-export async function updateMemberRole(db: Database, tenantId: string, membershipId: string, role: Role): Promise<Membership | undefined> {
+export async function updateMemberRole(db: Database, tenantId: string, membershipId: string, role: Role, now: string): Promise<Membership | undefined> {
   const [row] = await db
     .update(memberships)
-    .set({ role, updatedAt: isoNow() })
+    .set({ role, updatedAt: now })
     .where(and(eq(memberships.id, membershipId), eq(memberships.tenantId, tenantId), keepsAnotherSuperAdmin(db, tenantId, membershipId)))
     .returning();
   return row;

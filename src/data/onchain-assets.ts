@@ -15,6 +15,8 @@ import {
 } from '../db/schema';
 import { offsetOf, type PageParams } from '../lib/paging';
 import { abortedByTrigger, violatesCheck } from './db-errors';
+import { ONE_ROW, selectedRow } from './insert-select';
+import { namedBatch } from './named-batch';
 
 export type OnchainAssetInsert = typeof onchainAssets.$inferInsert;
 export type OnchainOperationInsert = typeof onchainOperations.$inferInsert;
@@ -72,7 +74,7 @@ export async function findCreateConflicts(db: Database, tenantId: string, wanted
   };
 }
 
-/** True when a write was refused because another tenant holds the contract (migrations/0013's triggers). */
+/** True when a write was refused because another tenant holds the contract (the triggers of src/db/sql/onchain-ownership.sql). */
 export function isContractHeldElsewhere(error: unknown): boolean {
   return abortedByTrigger(error, 'onchain_contract_taken');
 }
@@ -96,11 +98,12 @@ export async function insertOnchainAsset(db: Database, values: OnchainAssetInser
  */
 export async function insertAssetWithDeploy(db: Database, asset: OnchainAssetInsert, operation: OnchainOperationInsert, deployLimit: number): Promise<OnchainAsset> {
   const deploys = db.select({ value: count() }).from(onchainOperations).where(and(eq(onchainOperations.tenantId, asset.tenantId), eq(onchainOperations.kind, 'deploy')));
-  const [, [row]] = await db.batch([
-    db.insert(deployLimitGuard).select(sql`select ${asset.tenantId} where (${deploys}) >= ${deployLimit}`),
-    db.insert(onchainAssets).values(asset).returning(),
-    db.insert(onchainOperations).values(operation),
-  ]);
+  const { inserted } = await namedBatch(db, {
+    guard: db.insert(deployLimitGuard).select(db.select(selectedRow(deployLimitGuard, { tenantId: asset.tenantId })).from(ONE_ROW).where(sql`(${deploys}) >= ${deployLimit}`)),
+    inserted: db.insert(onchainAssets).values(asset).returning(),
+    operation: db.insert(onchainOperations).values(operation),
+  });
+  const [row] = inserted;
   if (!row) throw new Error('onchain asset insert returned nothing');
   return row;
 }
@@ -140,8 +143,8 @@ export async function deleteUnusedOnchainAsset(db: Database, tenantId: string, i
     notExists(db.select({ one: sql`1` }).from(onchainOperations).where(unfinishedOperations)),
     notExists(db.select({ one: sql`1` }).from(internalTransactions).where(unsettledTransactions)),
   );
-  const [, deleted, remaining, rewardCount, operationCount, transactionCount] = await db.batch([
-    db
+  const { deleted, remaining, rewardCount, operationCount, transactionCount } = await namedBatch(db, {
+    balances: db
       .delete(customerAssetBalances)
       .where(
         and(
@@ -151,12 +154,12 @@ export async function deleteUnusedOnchainAsset(db: Database, tenantId: string, i
           unused,
         ),
       ),
-    db.delete(onchainAssets).where(and(ofTenant(tenantId, id), unused)).returning({ id: onchainAssets.id }),
-    db.select({ id: onchainAssets.id }).from(onchainAssets).where(ofTenant(tenantId, id)).limit(1),
-    db.select({ value: count() }).from(rewards).where(rewardsOfAsset),
-    db.select({ value: count() }).from(onchainOperations).where(unfinishedOperations),
-    db.select({ value: count() }).from(internalTransactions).where(unsettledTransactions),
-  ]);
+    deleted: db.delete(onchainAssets).where(and(ofTenant(tenantId, id), unused)).returning({ id: onchainAssets.id }),
+    remaining: db.select({ id: onchainAssets.id }).from(onchainAssets).where(ofTenant(tenantId, id)).limit(1),
+    rewardCount: db.select({ value: count() }).from(rewards).where(rewardsOfAsset),
+    operationCount: db.select({ value: count() }).from(onchainOperations).where(unfinishedOperations),
+    transactionCount: db.select({ value: count() }).from(internalTransactions).where(unsettledTransactions),
+  });
   if (deleted.length > 0) return 'deleted';
   if (remaining.length === 0) return 'missing';
   return {

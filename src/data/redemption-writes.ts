@@ -3,9 +3,9 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { customers, internalTransactions, redemptionGuard, redemptions, rewards, tenants, tierRules, type Redemption, type Reward } from '../db/schema';
 import { EARNING_STATUSES } from '../domain/ledger';
-import type { RedemptionDetails } from '../views/redemption';
-import { completionWhen } from './idempotency';
-import type { RedemptionIds } from './redemptions';
+import { ONE_ROW, selectedRow } from './insert-select';
+import { completionWhen } from './response-with-write';
+import type { RedemptionDetails, RedemptionIds } from './redemptions';
 import { reusable, type Slots } from './reusable-statements';
 
 /** The statements of a redemption's write batch, each built once (reusable-statements.ts). */
@@ -14,7 +14,7 @@ type GuardValues = RedemptionIds & { redemptionId: string };
 
 /** Aborts the batch it is in (redemption_not_allowed) unless `allowed` finds a row. */
 const abortUnless = (db: Database, $: Slots<GuardValues>, allowed: SQLWrapper) =>
-  db.insert(redemptionGuard).select(sql`select ${$.redemptionId} where ${notExists(allowed)}`);
+  db.insert(redemptionGuard).select(db.select(selectedRow(redemptionGuard, { redemptionId: $.redemptionId })).from(ONE_ROW).where(notExists(allowed)));
 
 /** The customer may spend, the reward is active and the customer reaches its tier (the SQL form of domain/redemptions.ts), and `andAlso`. */
 function redemptionAllowed(db: Database, $: Slots<RedemptionIds>, andAlso?: SQL) {

@@ -1,38 +1,51 @@
 import { and, desc, eq, getTableColumns, inArray, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { customers, internalWallets, onchainAssets, redemptions, rewards, tenants, tierRules, type Redemption } from '../db/schema';
+import { customers, internalWallets, onchainAssets, redemptions, rewards, tenants, tierRules, type Customer, type OnchainAsset, type Redemption, type Reward, type Tenant } from '../db/schema';
 import type { PageParams } from '../lib/paging';
-import type { RedemptionDetails } from '../views/redemption';
 import { violatesCheck, violatesUnique } from './db-errors';
+import { namedBatch } from './named-batch';
 import { reusable, reusableList, type Bound, type Slots } from './reusable-statements';
 import { ownedBy } from './scoping';
 import { listTotalQuery, newestFirstPage } from './tenant-counts';
 
 export type RedemptionIds = { tenantId: string; userId: string; rewardId: string };
 
-const candidateReads = reusableList((db, $: Slots<RedemptionIds>) => {
-  const reward = and(eq(rewards.id, $.rewardId), eq(rewards.tenantId, $.tenantId));
-  return [
-    db.select().from(customers).where(and(eq(customers.id, $.userId), eq(customers.tenantId, $.tenantId))).limit(1),
-    db.select().from(rewards).where(reward).limit(1),
+type Candidate = Slots<RedemptionIds>;
+const rewardWhere = ($: Candidate) => and(eq(rewards.id, $.rewardId), eq(rewards.tenantId, $.tenantId));
+const candidateReads = {
+  customer: reusable((db, $: Candidate) => db.select().from(customers).where(and(eq(customers.id, $.userId), eq(customers.tenantId, $.tenantId))).limit(1)),
+  reward: reusable((db, $: Candidate) => db.select().from(rewards).where(rewardWhere($)).limit(1)),
+  minTier: reusable((db, $: Candidate) =>
     db
       .select()
       .from(tierRules)
-      .where(and(eq(tierRules.tenantId, $.tenantId), inArray(tierRules.id, db.select({ id: rewards.minTierId }).from(rewards).where(reward))))
+      .where(and(eq(tierRules.tenantId, $.tenantId), inArray(tierRules.id, db.select({ id: rewards.minTierId }).from(rewards).where(rewardWhere($)))))
       .limit(1),
+  ),
+  asset: reusable((db, $: Candidate) =>
     db.select().from(onchainAssets)
-      .where(and(eq(onchainAssets.tenantId, $.tenantId), inArray(onchainAssets.id, db.select({ id: rewards.onchainAssetId }).from(rewards).where(reward))))
+      .where(and(eq(onchainAssets.tenantId, $.tenantId), inArray(onchainAssets.id, db.select({ id: rewards.onchainAssetId }).from(rewards).where(rewardWhere($)))))
       .limit(1),
+  ),
+  wallet: reusable((db, $: Candidate) =>
     db.select({ address: internalWallets.address }).from(internalWallets).where(and(eq(internalWallets.tenantId, $.tenantId), eq(internalWallets.userId, $.userId))).limit(1),
-    db.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(eq(tenants.id, $.tenantId)).limit(1),
-  ] as const;
-});
+  ),
+  tenant: reusable((db, $: Candidate) => db.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(eq(tenants.id, $.tenantId)).limit(1)),
+};
 
 /** The customer, the reward and the reward's minimum tier, as the pre-redemption checks need them (and the tenant, as the view shows it). */
 export async function loadRedemptionCandidate(db: Database, tenantId: string, userId: string, rewardId: string) {
-  const [customerRows, rewardRows, tierRows, assetRows, walletRows, tenantRows] = await db.batch(candidateReads(db, { tenantId, userId, rewardId }));
-  return { customer: customerRows[0], reward: rewardRows[0], minTier: tierRows[0], asset: assetRows[0], wallet: walletRows[0], tenant: tenantRows[0] };
+  const ids = { tenantId, userId, rewardId };
+  const rows = await namedBatch(db, {
+    customer: candidateReads.customer(db, ids),
+    reward: candidateReads.reward(db, ids),
+    minTier: candidateReads.minTier(db, ids),
+    asset: candidateReads.asset(db, ids),
+    wallet: candidateReads.wallet(db, ids),
+    tenant: candidateReads.tenant(db, ids),
+  });
+  return { customer: rows.customer[0], reward: rows.reward[0], minTier: rows.minTier[0], asset: rows.asset[0], wallet: rows.wallet[0], tenant: rows.tenant[0] };
 }
 
 export const isRedemptionRejected = (error: unknown) => violatesCheck(error, 'redemption_not_allowed');
@@ -42,8 +55,9 @@ export const isAlreadyRefunded = (error: unknown) => violatesUnique(error, 'inte
 
 /**
  * The statements that read the tenant's redemptions matching `where` (one page of them, newest
- * first, when `page` is given) together with everything their view shows, for one D1 batch; they
- * may follow writes in the same batch. Read the results with `assembleRedemptions`. Every
+ * first, when `page` is given) together with everything their view shows, for one D1 batch, as one
+ * named group of it (`namedBatch`); they may follow writes in the same batch. Read the group's
+ * results with `assembleRedemptions`. Every
  * statement finds its rows by id from the page's ids (ownedBy: never by walking the tenant). The
  * customer's and tenant's briefs ride on the redemption rows (names that no redemption column has:
  * batch rows are objects, so a repeated column name would be lost).
@@ -86,6 +100,15 @@ function pageReads(db: Database, tenantId: Bound<string>, ids: SQLWrapper) {
 type ReadQueries = ReturnType<typeof pageReads>;
 export type RedemptionReadRows = readonly [Awaited<ReadQueries[0]>, Awaited<ReadQueries[1]>, Awaited<ReadQueries[2]>];
 
+/** What a redemption's view shows besides the row (src/views/redemption.ts). */
+export type RedemptionDetails = {
+  reward: Reward;
+  /** The asset the reward delivers; undefined for an off-chain reward. */
+  asset: OnchainAsset | undefined;
+  customer: Pick<Customer, 'id' | 'username' | 'email'>;
+  tenant: Pick<Tenant, 'id' | 'name' | 'slug'>;
+};
+
 export type RedemptionWithDetails = { redemption: Redemption; details: RedemptionDetails };
 
 export function assembleRedemptions([rows, rewardRows, assetRows]: RedemptionReadRows): RedemptionWithDetails[] {
@@ -101,7 +124,8 @@ export function assembleRedemptions([rows, rewardRows, assetRows]: RedemptionRea
 }
 
 export async function findRedemption(db: Database, tenantId: string, id: string): Promise<RedemptionWithDetails | undefined> {
-  return assembleRedemptions(await db.batch(redemptionByIdReads(db, { tenantId, id })))[0];
+  const { read } = await namedBatch(db, { read: redemptionByIdReads(db, { tenantId, id }) });
+  return assembleRedemptions(read)[0];
 }
 
 export type RedemptionFilters = { status?: Redemption['status']; userId?: string; rewardId?: string };
@@ -113,13 +137,13 @@ export async function listRedemptions(db: Database, tenantId: string, filters: R
     filters.rewardId ? eq(redemptions.rewardId, filters.rewardId) : undefined,
   );
   const where = and(filters.status ? eq(redemptions.status, filters.status) : undefined, narrowing);
-  const [[total], ...read] = await db.batch([
-    listTotalQuery(db, redemptions, 'redemptions', tenantId, {
+  const { total: [total], read } = await namedBatch(db, {
+    total: listTotalQuery(db, redemptions, 'redemptions', tenantId, {
       bucket: { status: filters.status },
       live: narrowing && and(eq(redemptions.tenantId, tenantId), where),
     }),
-    ...redemptionReadQueries(db, tenantId, where, page),
-  ]);
+    read: redemptionReadQueries(db, tenantId, where, page),
+  });
   return { items: assembleRedemptions(read), total: total?.value ?? 0 };
 }
 

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { sequences } from '../db/schema';
+import { ONE_ROW, selectedRow } from './insert-select';
 
 /**
  * Takes the next value of a platform-wide sequence (0 first) if `onlyIf` holds: a statement for a
@@ -11,7 +12,7 @@ import { sequences } from '../db/schema';
 export function nextSequenceValueStatement(db: Database, name: string, onlyIf: SQL) {
   return db
     .insert(sequences)
-    .select(sql`select ${name}, 0 where ${onlyIf}`)
+    .select(db.select(selectedRow(sequences, { name, value: 0 })).from(ONE_ROW).where(onlyIf))
     .onConflictDoUpdate({ target: sequences.name, set: { value: sql`${sequences.value} + 1` } })
     .returning({ value: sequences.value });
 }

@@ -2,11 +2,17 @@ import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
 import { blockchainTransactions, customers, internalTransactions, onchainAssets, onchainOperations, redemptions, rewards, type OnchainOperation } from '../db/schema';
-import { isoNow } from '../lib/time';
+import { LIFETIME_XP_TYPES } from '../domain/ledger';
 
 const unsettled = ['initialized', 'pending'] as const;
 
 const isOpening = (operation: Pick<OnchainOperation, 'kind'>) => operation.kind === 'opening_mint' || operation.kind === 'opening_burn';
+
+/**
+ * The lifetime XP an internal transaction makes, in SQL: `lifetimeDelta` of src/domain/ledger.ts
+ * (a positive amount of one of LIFETIME_XP_TYPES, else 0), built from the domain's own list.
+ */
+export const lifetimeXpOfEntry = sql<number>`case when ${internalTransactions.amount} > 0 and ${inArray(internalTransactions.type, LIFETIME_XP_TYPES)} then ${internalTransactions.amount} else 0 end`;
 
 /** What an outcome needs to know of its operation. */
 type OperationRef = Pick<OnchainOperation, 'id' | 'tenantId' | 'kind' | 'onchainAssetId' | 'internalTransactionId'>;
@@ -54,16 +60,15 @@ function attemptStatements(db: Database, operationId: string, receipt: ReceiptFi
  * An operation succeeded: its internal transaction completes once every operation behind it has
  * succeeded (a credit moves balance and lifetime XP only now), its redemption with it, operations
  * waiting for it are queued, and a deploy activates its asset. Every statement is conditional on
- * the state it moves from, so applying an outcome twice changes nothing.
+ * the state it moves from, so applying an outcome twice changes nothing. `now` stamps every change.
  */
-export function succeededStatements(db: Database, operation: OperationRef, receipt: ReceiptFields | undefined): BatchItem<'sqlite'>[] {
-  const now = isoNow();
+export function succeededStatements(db: Database, operation: OperationRef, receipt: ReceiptFields | undefined, now: string): BatchItem<'sqlite'>[] {
   const txId = operation.internalTransactionId ?? '';
   const openSiblings = db.select({ one: sql`1` }).from(onchainOperations)
     .where(and(eq(onchainOperations.internalTransactionId, txId), eq(onchainOperations.tenantId, operation.tenantId), ne(onchainOperations.status, 'succeeded')));
   const completing = and(eq(internalTransactions.id, txId), eq(internalTransactions.tenantId, operation.tenantId), inArray(internalTransactions.status, [...unsettled]), notExists(openSiblings));
   const credit = db.select({ amount: sql`case when ${internalTransactions.amount} > 0 then ${internalTransactions.amount} else 0 end` }).from(internalTransactions).where(completing);
-  const lifetime = db.select({ amount: sql`case when ${internalTransactions.amount} > 0 and ${internalTransactions.type} != 'xp_redeem' then ${internalTransactions.amount} else 0 end` }).from(internalTransactions).where(completing);
+  const lifetime = db.select({ amount: lifetimeXpOfEntry }).from(internalTransactions).where(completing);
   const owner = db.select({ userId: internalTransactions.userId }).from(internalTransactions).where(completing);
   const redemptionOf = db.select({ id: internalTransactions.redemptionId }).from(internalTransactions)
     .where(and(eq(internalTransactions.id, txId), eq(internalTransactions.status, 'completed')));
@@ -91,8 +96,7 @@ export function succeededStatements(db: Database, operation: OperationRef, recei
  * and its redemption fail (the redemption's unit of stock comes back), operations waiting for it are
  * canceled, and a deploy leaves its asset `failed`. Conditional like `succeededStatements`.
  */
-export function failedStatements(db: Database, operation: OperationRef, receipt: ReceiptFields | undefined, reason: string): BatchItem<'sqlite'>[] {
-  const now = isoNow();
+export function failedStatements(db: Database, operation: OperationRef, receipt: ReceiptFields | undefined, reason: string, now: string): BatchItem<'sqlite'>[] {
   const txId = operation.internalTransactionId ?? '';
   const failing = and(eq(internalTransactions.id, txId), eq(internalTransactions.tenantId, operation.tenantId), inArray(internalTransactions.status, [...unsettled]));
   const refund = db.select({ amount: sql`case when ${internalTransactions.amount} < 0 then -${internalTransactions.amount} else 0 end` }).from(internalTransactions).where(failing);
@@ -123,8 +127,7 @@ export function failedStatements(db: Database, operation: OperationRef, receipt:
 }
 
 /** The first broadcast: the internal transaction and its redemption are now `pending`. */
-export function broadcastStatements(db: Database, operation: { tenantId: string; internalTransactionId: string | null }): BatchItem<'sqlite'>[] {
-  const now = isoNow();
+export function broadcastStatements(db: Database, operation: { tenantId: string; internalTransactionId: string | null }, now: string): BatchItem<'sqlite'>[] {
   const tx = and(eq(internalTransactions.id, operation.internalTransactionId ?? ''), eq(internalTransactions.tenantId, operation.tenantId));
   return [
     db.update(redemptions).set({ status: 'pending', updatedAt: now }).where(and(

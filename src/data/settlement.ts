@@ -11,8 +11,8 @@ import {
   type BlockchainTransactionStatus,
   type OnchainOperation,
 } from '../db/schema';
-import { isoNow } from '../lib/time';
 import { violatesUnique } from './db-errors';
+import { namedBatch } from './named-batch';
 import { runBatch } from './settlement-outcomes';
 
 /**
@@ -42,24 +42,26 @@ export type LoadedOperation = NonNullable<Awaited<ReturnType<typeof loadOperatio
  * yet, and that value is written onto the operation. Concurrent consumers therefore never share a
  * nonce, and a redelivered message never takes a second one. Returns the operation's nonce.
  */
-export async function assignNonce(db: Database, operationId: string, chainId: number, relayer: string, chainNextNonce: number, genesisHash: string): Promise<number> {
+export async function assignNonce(db: Database, operationId: string, chain: { chainId: number; relayer: string; chainNextNonce: number; genesisHash: string }, now: string): Promise<number> {
+  const { chainId, relayer, chainNextNonce, genesisHash } = chain;
   const counter = and(eq(relayerNonces.chainId, chainId), eq(relayerNonces.address, relayer));
   const unassigned = and(eq(onchainOperations.id, operationId), isNull(onchainOperations.nonce));
-  const [, , , , [row]] = await db.batch([
-    db.insert(relayerNonces).values({ chainId, address: relayer, nextNonce: chainNextNonce, genesisHash, updatedAt: isoNow() }).onConflictDoNothing(),
-    db.update(relayerNonces).set({
+  const { assigned } = await namedBatch(db, {
+    counter: db.insert(relayerNonces).values({ chainId, address: relayer, nextNonce: chainNextNonce, genesisHash, updatedAt: now }).onConflictDoNothing(),
+    synced: db.update(relayerNonces).set({
       nextNonce: sql`case when ${relayerNonces.genesisHash} = ${genesisHash} then max(${relayerNonces.nextNonce}, ${chainNextNonce}) else ${chainNextNonce} end`,
       genesisHash,
     }).where(counter),
-    db.update(relayerNonces).set({ nextNonce: sql`${relayerNonces.nextNonce} + 1`, updatedAt: isoNow() })
+    advanced: db.update(relayerNonces).set({ nextNonce: sql`${relayerNonces.nextNonce} + 1`, updatedAt: now })
       .where(and(counter, exists(db.select({ one: sql`1` }).from(onchainOperations).where(unassigned)))),
-    db.update(onchainOperations).set({
+    written: db.update(onchainOperations).set({
       nonce: sql`(${db.select({ next: sql`${relayerNonces.nextNonce} - 1` }).from(relayerNonces).where(counter)})`,
       relayerAddress: relayer,
-      updatedAt: isoNow(),
+      updatedAt: now,
     }).where(unassigned),
-    db.select({ nonce: onchainOperations.nonce }).from(onchainOperations).where(eq(onchainOperations.id, operationId)),
-  ]);
+    assigned: db.select({ nonce: onchainOperations.nonce }).from(onchainOperations).where(eq(onchainOperations.id, operationId)),
+  });
+  const [row] = assigned;
   if (row?.nonce === null || row?.nonce === undefined) throw new Error(`operation ${operationId} got no nonce`);
   return row.nonce;
 }
@@ -97,8 +99,7 @@ function claimDeployedContract(db: Database, operation: OnchainOperation, addres
  * replacement marks the attempt it replaces. False when another consumer recorded this attempt
  * number first (the unique index on operation and attempt): the caller re-sends theirs.
  */
-export async function recordAttempt(db: Database, operation: OnchainOperation, signed: SignedAttempt, replaces?: string): Promise<boolean> {
-  const now = isoNow();
+export async function recordAttempt(db: Database, operation: OnchainOperation, signed: SignedAttempt, now: string, replaces?: string): Promise<boolean> {
   const statements = [
     db.insert(blockchainTransactions).values({
       id: signed.id,
@@ -142,15 +143,15 @@ export async function recordAttempt(db: Database, operation: OnchainOperation, s
 }
 
 /** Moves an attempt forward (submitted, pending); never back from a final status. */
-export async function markAttempt(db: Database, attempt: Pick<BlockchainTransaction, 'id'>, status: BlockchainTransactionStatus): Promise<void> {
-  await db.update(blockchainTransactions).set({ txnStatus: status, updatedAt: isoNow() })
+export async function markAttempt(db: Database, attempt: Pick<BlockchainTransaction, 'id'>, status: BlockchainTransactionStatus, now: string): Promise<void> {
+  await db.update(blockchainTransactions).set({ txnStatus: status, updatedAt: now })
     .where(and(eq(blockchainTransactions.id, attempt.id), inArray(blockchainTransactions.txnStatus, ['initialized', 'submitted', 'pending'])));
 }
 
 /** A failed try to reach the chain: counted, explained, and the next one not before `retryAt`. */
-export async function recordOperationError(db: Database, operationId: string, message: string, retryAt: string): Promise<number> {
+export async function recordOperationError(db: Database, operationId: string, message: string, times: { retryAt: string; now: string }): Promise<number> {
   const [row] = await db.update(onchainOperations)
-    .set({ errorCount: sql`${onchainOperations.errorCount} + 1`, lastError: message.slice(0, 500), nextAttemptAt: retryAt, updatedAt: isoNow() })
+    .set({ errorCount: sql`${onchainOperations.errorCount} + 1`, lastError: message.slice(0, 500), nextAttemptAt: times.retryAt, updatedAt: times.now })
     .where(eq(onchainOperations.id, operationId))
     .returning({ errorCount: onchainOperations.errorCount });
   return row?.errorCount ?? 0;
@@ -170,6 +171,6 @@ export function strandedOperations(db: Database, staleBefore: string, now: strin
 }
 
 /** Marks an operation as looked at, so the receipts job goes round all of them. */
-export async function touchOperation(db: Database, operationId: string): Promise<void> {
-  await db.update(onchainOperations).set({ updatedAt: isoNow() }).where(eq(onchainOperations.id, operationId));
+export async function touchOperation(db: Database, operationId: string, now: string): Promise<void> {
+  await db.update(onchainOperations).set({ updatedAt: now }).where(eq(onchainOperations.id, operationId));
 }

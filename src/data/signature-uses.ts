@@ -1,6 +1,7 @@
 import { and, eq, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { gatewaySignatureUses } from '../db/schema';
+import { ONE_ROW, selectedRow } from './insert-select';
 import type { Bound } from './reusable-statements';
 
 /** A write's verified signature, recorded with the idempotency key it was first accepted with. */
@@ -29,10 +30,8 @@ export function recordSignatureUse(db: Database, tenantId: string, use: Signatur
  */
 export function claimSignatureUse(db: Database, tenantId: Bound<string>, use: BoundUse, now: Bound<string>) {
   const usedWithThisKey = db.select({ one: sql`1` }).from(gatewaySignatureUses).where(usedWithKey(tenantId, use));
-  // Every column, in the table's order (insert ... select names them all).
-  return db
-    .insert(gatewaySignatureUses)
-    .select(sql`select ${tenantId}, ${use.signature}, ${use.idempotencyKey}, ${now}, ${use.expiresAt} where ${notExists(usedWithThisKey)}`);
+  const row = selectedRow(gatewaySignatureUses, { tenantId, ...use, createdAt: now });
+  return db.insert(gatewaySignatureUses).select(db.select(row).from(ONE_ROW).where(notExists(usedWithThisKey)));
 }
 
 /** The idempotency key the signature was first used with (a select for the same batch). */

@@ -5,7 +5,7 @@ import { tenantCounts, type CountSubject } from '../db/schema';
 import { countBucket, type BucketFilters } from '../domain/tenant-counts';
 import { offsetOf, type PageParams } from '../lib/paging';
 
-/** A maintained count (migrations/0006), for one batch: no row means zero. One index seek. */
+/** A maintained count (src/db/sql/list-positions-and-counts.sql), for one batch: no row means zero. One index seek. */
 function maintainedCountQuery(db: Database, tenantId: string, subject: CountSubject, filters: BucketFilters = {}) {
   return db
     .select({ value: tenantCounts.value })

@@ -2,7 +2,6 @@ import { and, asc, count, eq, notExists } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { customers, rewards, tenants, tierRules } from '../db/schema';
 import { offsetOf, type PageParams } from '../lib/paging';
-import { isoNow } from '../lib/time';
 
 export type TierValues = { tierName: string; minXpThreshold: number; benefitsDescription: string; color: string; icon: string };
 
@@ -26,16 +25,20 @@ export function tierPageQueries(db: Database, tenantId: string, filters: { tierN
   ] as const;
 }
 
-export function insertTierQuery(db: Database, tenantId: string, id: string, values: TierValues) {
-  const now = isoNow();
+/** The ids of every tier rule of the tenant (also those that place no one: a cohort may name any). */
+export function tierIdsQuery(db: Database, tenantId: string) {
+  return db.select({ id: tierRules.id }).from(tierRules).where(eq(tierRules.tenantId, tenantId));
+}
+
+export function insertTierQuery(db: Database, tenantId: string, id: string, values: TierValues, now: string) {
   return db.insert(tierRules).values({ id, tenantId, ...values, createdAt: now, updatedAt: now }).returning();
 }
 
 /** Replaces every field of the rule; false when the tenant has no such tier. */
-export async function replaceTier(db: Database, tenantId: string, id: string, values: TierValues): Promise<boolean> {
+export async function replaceTier(db: Database, tenantId: string, id: string, values: TierValues, now: string): Promise<boolean> {
   const rows = await db
     .update(tierRules)
-    .set({ ...values, updatedAt: isoNow() })
+    .set({ ...values, updatedAt: now })
     .where(and(eq(tierRules.id, id), eq(tierRules.tenantId, tenantId)))
     .returning({ id: tierRules.id });
   return rows.length > 0;

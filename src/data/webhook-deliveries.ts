@@ -80,11 +80,13 @@ export async function recordDelivered(db: Database, attempt: AttemptRecord): Pro
 }
 
 /**
- * A failed attempt: the next one at `nextAttemptAt`, or the delivery `failed` when null. The
- * endpoint starts failing now unless it already was. `disableReason` disables the endpoint and
- * gives up its other pending deliveries (a replay sends them once it is enabled again).
+ * A failed attempt at `failedAt` (ISO): the next one at `nextAttemptAt`, or the delivery `failed`
+ * when null. The endpoint starts failing at `failedAt` unless it already was: the caller's clock,
+ * not SQLite's, since the caller compares `failing_since` with its own clock to disable the
+ * endpoint. `disableReason` disables the endpoint and gives up its other pending deliveries (a
+ * replay sends them once it is enabled again).
  */
-export async function recordFailed(db: Database, attempt: AttemptRecord & { nextAttemptAt: string | null; disableReason?: string }): Promise<void> {
+export async function recordFailed(db: Database, attempt: AttemptRecord & { failedAt: string; nextAttemptAt: string | null; disableReason?: string }): Promise<void> {
   const deliveryChange = {
     attempts: sql`${webhookDeliveries.attempts} + 1`,
     lastStatusCode: attempt.statusCode,
@@ -97,7 +99,7 @@ export async function recordFailed(db: Database, attempt: AttemptRecord & { next
     db.update(webhookDeliveries).set(deliveryChange).where(eq(webhookDeliveries.id, attempt.deliveryId)),
     db
       .update(webhookEndpoints)
-      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now})` })
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${attempt.failedAt})` })
       .where(eq(webhookEndpoints.id, attempt.endpointId)),
   ] as const;
   if (attempt.disableReason === undefined) {

@@ -5,6 +5,8 @@ import { webhookDeliveries, webhookEndpoints, type WebhookEndpoint } from '../db
 import { MAX_ENDPOINTS_PER_TENANT } from '../domain/webhooks';
 import { ExpiringMap } from '../lib/bounded-map';
 import { offsetOf, type PageParams } from '../lib/paging';
+import { ONE_ROW, selectedRow } from './insert-select';
+import { namedBatch } from './named-batch';
 
 type NewEndpoint = Pick<WebhookEndpoint, 'id' | 'tenantId' | 'url' | 'description' | 'eventTypes' | 'secretCiphertext'>;
 
@@ -29,17 +31,24 @@ export type EndpointInsert = { endpoint: WebhookEndpoint } | { refused: 'url_tak
  * check together. The batch then tells which one refused it.
  */
 export async function insertEndpointWithinBound(db: Database, row: NewEndpoint): Promise<EndpointInsert> {
-  const [, insertedRows, sameUrlRows] = await db.batch([
-    // Every column in table order (drizzle's INSERT ... SELECT names them all).
-    db.insert(webhookEndpoints).select(
-      sql`select ${row.id}, ${row.tenantId}, ${row.url}, ${row.description}, ${JSON.stringify(row.eventTypes)}, 'enabled', ${row.secretCiphertext},
-        null, null, null, null, ${timestamp}, ${timestamp}
-        where (select count(*) from ${webhookEndpoints} where tenant_id = ${row.tenantId}) < ${MAX_ENDPOINTS_PER_TENANT}
-          and ${notExists(enabledEndpointWithUrl(db, row.tenantId, row.url, row.id))}`,
-    ),
-    db.select().from(webhookEndpoints).where(byId(row.tenantId, row.id)),
-    enabledEndpointWithUrl(db, row.tenantId, row.url, row.id).limit(1),
-  ]);
+  const values = selectedRow(webhookEndpoints, {
+    ...row,
+    eventTypes: JSON.stringify(row.eventTypes),
+    status: 'enabled',
+    previousSecretCiphertext: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    disabledReason: null,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  });
+  const withinBounds = sql`(select count(*) from ${webhookEndpoints} where tenant_id = ${row.tenantId}) < ${MAX_ENDPOINTS_PER_TENANT}
+    and ${notExists(enabledEndpointWithUrl(db, row.tenantId, row.url, row.id))}`;
+  const { insertedRows, sameUrlRows } = await namedBatch(db, {
+    insert: db.insert(webhookEndpoints).select(db.select(values).from(ONE_ROW).where(withinBounds)),
+    insertedRows: db.select().from(webhookEndpoints).where(byId(row.tenantId, row.id)),
+    sameUrlRows: enabledEndpointWithUrl(db, row.tenantId, row.url, row.id).limit(1),
+  });
   const [inserted] = insertedRows;
   if (inserted) return { endpoint: inserted };
   return { refused: sameUrlRows.length > 0 ? 'url_taken' : 'too_many' };

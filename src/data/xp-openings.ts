@@ -1,6 +1,8 @@
 import { and, asc, eq, exists, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { customers, internalTransactions, internalWallets, onchainAssets, onchainOperations, xpTokenOpenings, XP_ASSET_KEY, type OnchainAsset } from '../db/schema';
+import { selectedRow } from './insert-select';
+import { UNSENT_XP_OPERATION, ZEROS } from './ledger';
 
 /**
  * Queries of the XP token's openings (services/xp-openings.ts): what a customer's ledger holds that
@@ -21,9 +23,6 @@ export function nextCustomers(db: Database, asset: OnchainAsset, size: number) {
     .where(and(eq(customers.tenantId, asset.tenantId), gt(customers.seq, asset.openingCursor ?? 0)))
     .orderBy(asc(customers.seq)).limit(size);
 }
-
-/** Base units are `xp x 10^decimals`: the decimal string gets `decimals` zeros (as in data/ledger.ts). */
-const ZEROS = '0'.repeat(36);
 
 /** Which customers an opening statement covers: a range of list positions, or one customer. */
 type Scope = { fromSeq: number; toSeq: number } | { userId: string };
@@ -57,19 +56,45 @@ export function openingStatements(db: Database, asset: OnchainAsset, scope: Scop
   const w = internalWallets;
   const wallet = sql`left join ${w} w on w.tenant_id = c.tenant_id and w.user_id = c.id and w.wallet_kind = 'custodial'`;
   const o = xpTokenOpenings;
+  const now = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+  const opening = selectedRow(o, {
+    id: sql`'xop_' || lower(hex(randomblob(16)))`,
+    tenantId: sql`x.tenant_id`,
+    onchainAssetId: asset.id,
+    userId: sql`x.id`,
+    epoch,
+    xp: sql`x.xp`,
+    operationId: sql`case when x.xp <> 0 and x.address is not null then 'op_' || lower(hex(randomblob(16))) end`,
+    createdAt: now,
+  });
+  const operation = selectedRow(onchainOperations, {
+    id: sql`o.operation_id`,
+    tenantId: sql`o.tenant_id`,
+    kind: sql`case when o.xp > 0 then 'opening_mint' else 'opening_burn' end`,
+    status: 'queued',
+    chainId: asset.chainId,
+    onchainAssetId: sql`o.onchain_asset_id`,
+    internalTransactionId: null,
+    redemptionId: null,
+    dependsOnOperationId: null,
+    recipient: sql`w.address`,
+    amount: sql`abs(o.xp) || substr(${ZEROS}, 1, ${asset.decimals ?? 0})`,
+    ...UNSENT_XP_OPERATION,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const customersInScope = sql`(select c.tenant_id, c.id, w.address, ${unmirroredXp(asset.id)} as xp from ${customers} c ${wallet}
+    where c.tenant_id = ${asset.tenantId} and ${inScope(scope)}) x`;
   return [
-    db.insert(o).select(sql`select 'xop_' || lower(hex(randomblob(16))), x.tenant_id, ${asset.id}, x.id, ${epoch}, x.xp,
-        case when x.xp <> 0 and x.address is not null then 'op_' || lower(hex(randomblob(16))) end, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-      from (select c.tenant_id, c.id, w.address, ${unmirroredXp(asset.id)} as xp from ${customers} c ${wallet}
-        where c.tenant_id = ${asset.tenantId} and ${inScope(scope)}) x
-      where true`).onConflictDoNothing(),
-    // Every column, in the table's order (insert ... select names them all).
-    db.insert(onchainOperations).select(sql`select o.operation_id, o.tenant_id, case when o.xp > 0 then 'opening_mint' else 'opening_burn' end, 'queued',
-        ${asset.chainId}, o.onchain_asset_id, null, null, null, w.address, abs(o.xp) || substr(${ZEROS}, 1, ${asset.decimals ?? 0}),
-        null, null, null, 0, null, null, null, null, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-      from ${o} o join ${customers} c on c.id = o.user_id and c.tenant_id = o.tenant_id ${wallet}
-      where o.onchain_asset_id = ${asset.id} and o.epoch = ${epoch} and o.operation_id is not null and ${inScope(scope)}
-        and not exists (select 1 from ${onchainOperations} p where p.id = o.operation_id)`),
+    // `where true`: SQLite reads an INSERT ... SELECT's ON CONFLICT as the select's join constraint without one.
+    db.insert(o).select(db.select(opening).from(customersInScope).where(sql`true`)).onConflictDoNothing(),
+    db.insert(onchainOperations).select(
+      db
+        .select(operation)
+        .from(sql`${o} o join ${customers} c on c.id = o.user_id and c.tenant_id = o.tenant_id ${wallet}`)
+        .where(sql`o.onchain_asset_id = ${asset.id} and o.epoch = ${epoch} and o.operation_id is not null and ${inScope(scope)}
+          and not exists (select 1 from ${onchainOperations} p where p.id = o.operation_id)`),
+    ),
   ] as const;
 }
 

@@ -4,7 +4,7 @@ import type { FieldPredicateType, PredicateType } from './cohort-ops';
 import { attributeKeysOf, resolveRules, type CohortRules, type Comparison, type ResolvedPredicate } from './cohort-rules';
 
 /**
- * Cohort rules compiled for the SQL evaluator of migrations/0004 (rows of cohort_predicates). The
+ * Cohort rules compiled for the SQL evaluator of src/db/sql/cohort-evaluation.sql (rows of cohort_predicates). The
  * database, not this code, decides at every write which form of an attribute predicate applies:
  * the one of the key's current definition type, or none (the predicate never holds). So each
  * attribute predicate carries its operand under every attribute type it fits, and deleting or

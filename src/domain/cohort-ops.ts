@@ -37,6 +37,6 @@ export const fieldPredicateOps: Record<FieldPredicateType, readonly CohortOp[]> 
   lifetime_xp: ordered,
 };
 
-/** Rule-size limits (docs/DECISIONS.md, Cohorts at scale): they bound what one evaluation costs. */
+/** Rule-size limits (docs/decisions/0048-cohort-rule-limits.md): they bound what one evaluation costs. */
 export const MAX_IN_ITEMS = 100;
 export const MAX_CONTAINS_LENGTH = 100;

@@ -1,5 +1,5 @@
 /**
- * How much of a cohort re-evaluation one transaction may do (migrations/0008): what bounds the time
+ * How much of a cohort re-evaluation one transaction may do (src/db/sql/cohort-recomputes.sql): what bounds the time
  * a rule save or tier-ladder change holds the database, whatever the tenant's size.
  */
 export const RECOMPUTE_CHUNK = {

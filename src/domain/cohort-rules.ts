@@ -16,7 +16,7 @@ import { findCountry } from './countries';
 /**
  * Cohort rules (CONTRACT.md, Attributes and cohorts): which ops fit which predicate, how a
  * predicate's `value` string is read, and the typed form that domain/cohort-forms.ts compiles for
- * the SQL evaluator (migrations/0004). Every op but `not_exists` needs a value to be present:
+ * the SQL evaluator (src/db/sql/cohort-evaluation.sql). Every op but `not_exists` needs a value to be present:
  * `neq`, `gt`, ... never match a customer who has no value, and a dead key never matches at all.
  */
 

@@ -2,7 +2,7 @@ import { regexes } from 'zod/v4/core';
 
 /**
  * The one rule for every email address the API takes (customers, their filter, invitations), also
- * checked by the CMS before sending (docs/DECISIONS.md, "The OpenAPI document"): zod's own email
+ * checked by the CMS before sending (docs/decisions/0039-one-email-rule.md): zod's own email
  * rule (`z.email()`'s default, maintained with zod), documented as the `pattern` next to
  * `format: email`. Quoted local parts, IP literals and non-ASCII addresses are refused.
  */

@@ -1,5 +1,5 @@
 /**
- * Identity rules of CMS people (docs/DECISIONS.md, Identity and invitations). An account is its
+ * Identity rules of CMS people (docs/decisions/0035-identity-and-invitations.md). An account is its
  * identity provider `sub`; its email decides one thing only: which invitations it may take.
  */
 

@@ -1,12 +1,25 @@
-import type { CustomerStatus, TransactionType } from '../db/schema';
+import { transactionTypes, type CustomerStatus, type TransactionType } from '../db/schema';
+
+/**
+ * Whether a type's positive amounts count toward lifetime XP: earn, bonus and (positive)
+ * adjustments do; a positive `xp_redeem` is a refund of a spend, which gives balance back but is no
+ * new XP. A record, so a new transaction type cannot be added without deciding.
+ */
+const countsTowardLifetime: Record<TransactionType, boolean> = { xp_earn: true, xp_bonus: true, xp_admin_adjust: true, xp_redeem: false };
+
+/**
+ * The transaction types whose positive amounts make lifetime XP. The SQL that credits lifetime XP
+ * when an onchain entry settles is built from this list (src/data/settlement-outcomes.ts).
+ */
+export const LIFETIME_XP_TYPES = transactionTypes.filter((type) => countsTowardLifetime[type]);
 
 /**
  * XP ledger rules (CONTRACT.md, XP ledger). `xp_balance` is the sum of completed amounts and never
  * goes below zero (enforced by the `xp_balance_never_negative` check in the schema); `lifetime_xp`
- * is the sum of completed earn, bonus and positive adjustments, and decides the tier.
+ * is the sum of completed positive amounts of the LIFETIME_XP_TYPES, and decides the tier.
  */
 export function lifetimeDelta(type: TransactionType, amount: number): number {
-  return amount > 0 && type !== 'xp_redeem' ? amount : 0;
+  return amount > 0 && countsTowardLifetime[type] ? amount : 0;
 }
 
 /** Whole XP amounts as carried by the API: "150", "-20". */

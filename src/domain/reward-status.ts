@@ -4,7 +4,7 @@ import { ApiError } from '../lib/errors';
 export type RewardStatus = Reward['status'];
 
 /**
- * Allowed moves of a reward's status (spec and contract are silent; see docs/DECISIONS.md).
+ * Allowed moves of a reward's status (spec and contract are silent; see docs/decisions/0019-rewards.md).
  * `draft` means "never offered": a published reward goes to `archived` and may come back to
  * `active`, but never back to draft. Keeping the same status is always allowed (a PATCH of other fields).
  */

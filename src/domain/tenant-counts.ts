@@ -1,5 +1,5 @@
 /**
- * Names of the buckets of `tenant_counts` (migrations/0006 writes the same names from SQL): `all`,
+ * Names of the buckets of `tenant_counts` (src/db/sql/list-positions-and-counts.sql writes the same names from SQL): `all`,
  * `status=S`, `type=T`, `type=T&status=S`. A filter that no bucket answers (one customer, one
  * reward, an email...) is counted live on its own index instead.
  */

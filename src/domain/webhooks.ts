@@ -1,6 +1,7 @@
 /**
- * Webhook rules (docs/DECISIONS.md, "Webhooks"): when a failed delivery is tried again, when an
- * endpoint is given up on, and which targets may be called at all. Pure: no I/O, no clock.
+ * Webhook rules: when a failed delivery is tried again, when an endpoint is given up on
+ * (docs/decisions/0070-webhook-retries-disable-replay.md), and which targets may be called at all
+ * (docs/decisions/0071-webhook-target-safety.md). Pure: no I/O, no clock.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -90,7 +91,7 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
  * Why an IP literal may not be a target, or null. Accepted: only what ipaddr.js names `unicast`,
  * i.e. outside every block of the IANA IPv4 and IPv6 special-purpose address registries (and, for
  * IPv6, inside 2000::/3). Every form embedding an IPv4 address is refused whole, never judged by
- * its IPv4 part (docs/DECISIONS.md, "Webhooks"): IPv4-mapped and -translated (::ffff:0:0/96,
+ * its IPv4 part (docs/decisions/0071-webhook-target-safety.md): IPv4-mapped and -translated (::ffff:0:0/96,
  * ::ffff:0:0:0/96), IPv4-compatible (::/96, outside 2000::/3), NAT64 (64:ff9b::/96, 64:ff9b:1::/48),
  * 6to4 (2002::/16) and Teredo (2001::/32).
  */
@@ -118,7 +119,8 @@ function nameProblem(name: string): string | null {
  * already turned every IPv4 spelling (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) into a dotted
  * quad and IPv6 into its canonical form, lowercased names and mapped full-width letters. Names are
  * not resolved here: a public name that resolves to a private address is left to Cloudflare's
- * egress, which sends a Worker's requests only to public Internet services (docs/DECISIONS.md).
+ * egress, which sends a Worker's requests only to public Internet services
+ * (docs/decisions/0071-webhook-target-safety.md).
  */
 export function targetProblem(url: string, allowPrivateTargets: boolean): string | null {
   let parsed: URL;

@@ -1,7 +1,6 @@
-import { onchainContext } from '../chain/context';
-import { createDatabase } from '../db/client';
 import type { Bindings } from '../env';
 import { indexAssetTransfers, type IndexerOptions, type IndexerSummary } from '../services/asset-indexer';
+import { runContext } from '../services/context';
 
 /**
  * Cron entry point of the Transfer indexer (every minute): balances of the platform's wallets and
@@ -9,5 +8,5 @@ import { indexAssetTransfers, type IndexerOptions, type IndexerSummary } from '.
  * the summary, never thrown, so one unreachable RPC does not mark every run failed.
  */
 export function indexOnchainAssets(env: Bindings, options?: IndexerOptions): Promise<IndexerSummary> {
-  return indexAssetTransfers(createDatabase(env.DB), onchainContext(env), options);
+  return indexAssetTransfers(runContext(env), options);
 }

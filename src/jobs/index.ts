@@ -1,6 +1,6 @@
 import { createDatabase } from '../db/client';
 import type { Bindings } from '../env';
-import { onchainContext } from '../chain/context';
+import { runContext } from '../services/context';
 import { followSettlements } from '../services/settlement-receipts';
 import { watchRelayer } from '../services/relayer-watch';
 import { openXpTokens } from '../services/xp-openings';
@@ -15,12 +15,12 @@ type Job = (env: Bindings) => Promise<unknown>;
 /** Cron expression (exactly as in wrangler.toml `[triggers] crons`) -> the jobs it runs. */
 export const cronJobs: Record<string, Job[]> = {
   '* * * * *': [
-    (env) => followSettlements(createDatabase(env.DB), onchainContext(env)),
+    (env) => followSettlements(runContext(env)),
     indexOnchainAssets,
-    (env) => watchRelayer(createDatabase(env.DB), onchainContext(env)),
-    (env) => openXpTokens(createDatabase(env.DB), onchainContext(env)),
-    (env) => applyPendingRecomputes(createDatabase(env.DB)),
-    (env) => enqueueDueDeliveries(createDatabase(env.DB), env.WEBHOOK_QUEUE),
+    (env) => watchRelayer(runContext(env)),
+    (env) => openXpTokens(runContext(env)),
+    (env) => applyPendingRecomputes(runContext(env)),
+    (env) => enqueueDueDeliveries(runContext(env), env.WEBHOOK_QUEUE),
   ],
   '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB)],
 };

@@ -24,6 +24,12 @@ export const errorEnvelopeSchema = z
     error: z.strictObject({
       code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
+      request_id: z.string().openapi({
+        description:
+          'The id of the request that got this answer, also its `X-Request-Id` response header and in our log lines: quote it when you report the error. ' +
+          "An idempotent replay (`Idempotent-Replayed: true`) answers the first request's body byte for byte: its `request_id` names the first request, its `X-Request-Id` header the replay.",
+        example: 'req_2bfy7kq4d5yjzq6w3x2m4n5p6r',
+      }),
     }),
   })
   .openapi(ERROR_ENVELOPE);

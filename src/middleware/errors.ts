@@ -1,5 +1,6 @@
-import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import type { Context, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { AppEnv } from '../app-env';
 import type { ErrorEnvelope } from '../lib/envelope';
 import { ChainConfigError } from '../chain/chains';
 import { RelayerConfigError } from '../chain/relayer';
@@ -35,19 +36,25 @@ function toApiError(err: Error): ApiError | undefined {
   return undefined;
 }
 
-export function errorBody(err: ApiError): ErrorEnvelope {
+/** The failure envelope of `err`; `error.request_id` is the request's id, as in its `X-Request-Id` header and log lines (a replay of a stored failure answers this body, the first request's id included). */
+export function errorBody(err: ApiError, requestId: string): ErrorEnvelope {
   return {
     success: false,
     data: null,
     errors: err.errors,
     message: err.message,
-    error: { code: err.code, message: err.message },
+    error: { code: err.code, message: err.message, request_id: requestId },
   };
+}
+
+/** The one way a failure is answered: the envelope, with the request id that `identifyRequest` gave (src/middleware/init.ts). */
+function answer<E extends AppEnv>(c: Context<E>, err: ApiError): Response {
+  return c.json(errorBody(err, c.get('requestId')), err.status);
 }
 
 /**
  * A write that would start onchain work after the tenant's gas budget for the day ran out (the
- * trigger of migrations/0013 aborted its batch): retry once the UTC day is over.
+ * trigger of src/db/sql/gas-budget.sql aborted its batch): retry once the UTC day is over.
  */
 function gasBudgetRefusal(c: Context): ApiError {
   const retryAfter = secondsUntilUtcMidnight(new Date());
@@ -58,15 +65,22 @@ function gasBudgetRefusal(c: Context): ApiError {
   );
 }
 
-/** The one place a failure becomes a response. A 500 logs the detail and answers a generic message. */
-export const onError: ErrorHandler = (err, c: Context) => {
+/**
+ * The one place a failure becomes a response. Every 5xx is logged under the request id, so the id
+ * a partner quotes finds the log line: a 500 logs the detail and answers a generic message naming
+ * the id; any other 5xx (a 503 for the operator's configuration) logs the code and the message it
+ * answers, which name a variable, never its value.
+ */
+export function onError<E extends AppEnv>(err: Error, c: Context<E>): Response {
+  const requestId = c.get('requestId');
   const apiError = toApiError(err) ?? (isGasBudgetExhausted(err) ? gasBudgetRefusal(c) : undefined);
-  if (apiError) return c.json(errorBody(apiError), apiError.status);
-  const requestId = c.get('requestId') ?? 'unknown';
+  if (apiError) {
+    if (apiError.status >= 500) console.error(JSON.stringify({ level: 'error', requestId, status: apiError.status, error: apiError.code, message: apiError.message }));
+    return answer(c, apiError);
+  }
   console.error(JSON.stringify({ level: 'error', requestId, error: err.name, message: err.message, stack: err.stack }));
-  const internal = new ApiError('INTERNAL', `Internal error (request id ${requestId})`);
-  return c.json(errorBody(internal), 500);
-};
+  return answer(c, new ApiError('INTERNAL', `Internal error (request id ${requestId})`));
+}
 
 /** Where the API and its reference live (RFC 8631 link relations), for a request that missed them. */
 const API_POINTERS = {
@@ -78,9 +92,9 @@ const API_POINTERS = {
  * A 404 in the envelope. Outside /api/v1 (the root included, until the CMS serves it) the answer
  * also says where the API and its docs are, in the message and a `Link` header.
  */
-export const onNotFound: NotFoundHandler = (c) => {
+export const onNotFound: NotFoundHandler<AppEnv> = (c) => {
   const missed = `No route for ${c.req.method} ${c.req.path}`;
-  if (c.req.path === '/api/v1' || c.req.path.startsWith('/api/v1/')) return c.json(errorBody(new ApiError('NOT_FOUND', missed)), 404);
+  if (c.req.path === '/api/v1' || c.req.path.startsWith('/api/v1/')) return answer(c, new ApiError('NOT_FOUND', missed));
   c.header('Link', API_POINTERS.link);
-  return c.json(errorBody(new ApiError('NOT_FOUND', `${missed}. ${API_POINTERS.message}`)), 404);
+  return answer(c, new ApiError('NOT_FOUND', `${missed}. ${API_POINTERS.message}`));
 };

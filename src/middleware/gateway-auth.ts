@@ -6,9 +6,9 @@ import { canonicalSignedUrl, MALFORMED_SIGNATURE, reserializedBody, SIGNATURE_FO
 import { createDatabase } from '../db/client';
 import { apiKeys } from '../db/schema';
 import { cacheApiKey, getCachedApiKey, loadApiKeyForCache, refreshCachedApiKey, type CachedApiKey } from '../data/api-key-cache';
-import { GuardedD1, type Guard } from '../data/guarded-d1';
+import { LeadingD1, type Leader } from '../data/leading-d1';
 import { effectiveStatus, KEY_ID_FORMAT } from '../domain/api-keys';
-import type { GatewayEnv } from '../env';
+import type { GatewayEnv } from '../app-env';
 import { BoundedMap } from '../lib/bounded-map';
 import { ApiError } from '../lib/errors';
 import { isoNow, unixSeconds } from '../lib/time';
@@ -63,15 +63,15 @@ const KEY_IS_ACTIVE = `EXISTS (SELECT 1 FROM api_keys WHERE id = ?1 AND status =
 /**
  * Confirms the key against D1 in the request's first batch: a batch that may write fails (CHECK
  * api_key_not_active, everything rolled back) unless the key is active; a batch that only reads
- * carries a SELECT of the same condition, checked by GuardedD1, so a read never opens a write
+ * carries a SELECT of the same condition, checked by LeadingD1, so a read never opens a write
  * transaction. When D1 contradicts a cached `active`, the caches are refreshed so the next request
  * fails without D1.
  */
-function keyGuard(c: Context<GatewayEnv>, key: CachedApiKey): Guard {
+function keyGuard(c: Context<GatewayEnv>, key: CachedApiKey): Leader {
   const now = isoNow();
   return {
-    rollback: c.env.DB.prepare(`INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ${KEY_IS_ACTIVE}`).bind(key.id, now),
-    check: c.env.DB.prepare(`SELECT ${KEY_IS_ACTIVE} AS allowed`).bind(key.id, now),
+    write: [c.env.DB.prepare(`INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ${KEY_IS_ACTIVE}`).bind(key.id, now)],
+    read: c.env.DB.prepare(`SELECT ${KEY_IS_ACTIVE} AS allowed`).bind(key.id, now),
     refusedBy: (error) => {
       const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
       return text.includes('api_key_not_active');
@@ -99,7 +99,7 @@ function touchLastUsed(c: Context<GatewayEnv>, key: CachedApiKey): void {
  * `timestamp + METHOD + url + body`, a mismatch named by its cause (body, url, verb, else
  * "Signature mismatch"); the key not revoked or expired. Every failure is 401
  * AUTH_INVALID_CREDENTIALS. Round trips are counted in docs/GATEWAY-AUTH.md: a cached key costs
- * no D1 round trip of its own, its status rides in the request's first D1 batch (GuardedD1).
+ * no D1 round trip of its own, its status rides in the request's first D1 batch (LeadingD1).
  */
 export function gatewayAuth() {
   return createMiddleware<GatewayEnv>(async function gatewayAuth(c, next) {
@@ -135,7 +135,7 @@ export function gatewayAuth() {
       touchLastUsed(c, key);
       return;
     }
-    const guarded = new GuardedD1(c.env.DB, keyGuard(c, key));
+    const guarded = new LeadingD1(c.env.DB, keyGuard(c, key));
     c.set('db', createDatabase(guarded.binding));
     await next();
     // A request that made no D1 call of its own (or whose handler swallowed a failure) is

@@ -1,22 +1,13 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { reserializedBody } from '../auth/signature';
+import { reserializedBody, sha256Hex } from '../auth/signature';
 import { createDatabase, type Database } from '../db/client';
 import type { IdempotencyRecord } from '../db/schema';
-import { ClaimingD1 } from '../data/claiming-d1';
-import {
-  claimStatements,
-  completeKey,
-  completionStatement,
-  isClaimConflict,
-  releaseKey,
-  settleWithoutClaim,
-  type Fingerprint,
-  type IdempotentWrite,
-  type ResponseWithWrite,
-} from '../data/idempotency';
+import { claimStatements, isClaimConflict, keptOutcome, releaseKey, settleWithoutClaim, type Fingerprint } from '../data/idempotency';
+import { LeadingD1, preparedOn } from '../data/leading-d1';
+import { completeKey, responseWithWriteOf, type IdempotentWrite, type ResponseWithWrite } from '../data/response-with-write';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
-import type { GatewayEnv } from '../env';
+import type { GatewayEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { isoNow } from '../lib/time';
 
@@ -25,8 +16,6 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Longest path and query stored as sent with a claim; a longer one is stored as its digest. */
 const MAX_PATH_LENGTH = 1024;
-/** How long a finished request is replayed. */
-const RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
  * How long an unfinished claim blocks its key. A request whose isolate died mid-flight would
  * otherwise lock the key for a day; a live request finishes far sooner (a few D1 round trips).
@@ -44,11 +33,6 @@ const NOT_STORED = new Set([400, 413, 415, 422, 429]);
 
 function isStored(status: number): boolean {
   return !NOT_STORED.has(status) && status < 500;
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** The body as a JSON value (re-serialized, so formatting does not matter), else as sent. */
@@ -122,7 +106,7 @@ async function finishClaimed(c: Context<GatewayEnv>, db: Database, write: Idempo
   }
   const body = await c.res.clone().text();
   try {
-    await completeKey(db, write.claim, { status, body, expiresAt: plus(write.claim.createdAt, RETENTION_MS) });
+    await completeKey(db, write.claim, keptOutcome(write.claim, { status, body }));
   } catch (error) {
     // The write already happened: answer it. The claim then lapses with its lease (logged).
     logError(c, 'idempotency record not stored', String(error));
@@ -134,7 +118,7 @@ async function finishClaimed(c: Context<GatewayEnv>, db: Database, write: Idempo
  * Header Field"; CONTRACT: Gateway), and each signature of a write is accepted with one key only:
  * re-sent with another key it is a 401 SIGNATURE_REPLAYED (docs/GATEWAY-AUTH.md, single-use
  * signatures). The signature use and the key claim lead the handler's first D1 round trip (after
- * the API key guard) and fail it whole when the key or signature is taken (ClaimingD1); the outcome
+ * the API key guard) and fail it whole when the key or signature is taken (LeadingD1); the outcome
  * is stored when it is final, by the write's own batch where the route can render it beforehand
  * (responseWithWrite), and replayed byte for byte for 24 h. A concurrent duplicate gets 409 and may
  * retry; the same key on another route or with another body is a 422. Runs after gatewayAuth.
@@ -149,46 +133,31 @@ export function idempotency() {
     const claim = { tenantId, key, createdAt: isoNow() };
     const use = { signature, idempotencyKey: key, expiresAt: signatureExpiresAt };
     const statements = claimStatements(db, claim, use, fingerprint, plus(claim.createdAt, IN_FLIGHT_LEASE_MS));
-    const claiming = new ClaimingD1(db.$client, { statements, isConflict: isClaimConflict, conflict: keyInUse });
+    // Wraps the binding as given: a key guard (gateway-auth) leads, the claim follows it.
+    const claiming = new LeadingD1(db.$client, { write: preparedOn(db.$client, statements), refusedBy: isClaimConflict, refusal: keyInUse });
     const write: IdempotentWrite = { claim };
-    c.set('db', createDatabase(claiming));
+    c.set('db', createDatabase(claiming.binding));
     c.set('idempotentWrite', write);
     await next();
 
-    if (claiming.state === 'claimed') return finishClaimed(c, db, write);
+    if (claiming.state === 'confirmed') return finishClaimed(c, db, write);
     // Nothing of this request reached D1 (no round trip of it succeeded): settle it as a duplicate
     // would be settled, storing its outcome if the key is free and the outcome is one to keep.
     const { status } = c.res;
-    const outcome = claiming.state === 'pending' && isStored(status) ? { status, body: await c.res.clone().text(), expiresAt: plus(claim.createdAt, RETENTION_MS) } : undefined;
+    const outcome = claiming.state === 'pending' && isStored(status) ? keptOutcome(claim, { status, body: await c.res.clone().text() }) : undefined;
     const state = await settleWithoutClaim(db, claim, use, fingerprint, outcome);
     if (state.kind === 'signature-used-elsewhere') throw new ApiError('SIGNATURE_REPLAYED', SIGNATURE_REPLAYED, { path: 'X-Tenant-Signature' });
     if (state.kind === 'held') c.res = answerHeld(state.record, fingerprint);
     // Refused as taken, yet free now: its holder just finished without storing. Retry.
-    else if (state.kind === 'free' && claiming.state === 'conflict') throw keyInUse();
+    else if (state.kind === 'free' && claiming.state === 'refused') throw keyInUse();
   });
 }
 
 /**
  * For a write route whose service can render its view before writing: the service stores the
- * response `c.json({success: true, data: view}, status)` with its write (ResponseWithWrite).
+ * response `c.json({success: true, data: view}, status)` with its write (data/response-with-write.ts).
  * Undefined outside a gateway write.
  */
 export function responseWithWrite<View>(c: Context<GatewayEnv>, status: 200 | 201): ResponseWithWrite<View> | undefined {
-  const write = c.get('idempotentWrite');
-  if (!write) return undefined;
-  let rendered: { status: number; body: string } | undefined;
-  return {
-    statement(db, view, storedIf) {
-      // What c.json writes for the route's envelope.
-      rendered = { status, body: JSON.stringify({ success: true, data: view }) };
-      const outcome = { ...rendered, expiresAt: plus(write.claim.createdAt, RETENTION_MS) };
-      if (!storedIf) return completionStatement(db, write.claim, outcome);
-      const { claim } = write;
-      const claimed = { claimTenantId: claim.tenantId, claimKey: claim.key, claimCreatedAt: claim.createdAt };
-      return storedIf.completion(db, { ...claimed, responseStatus: outcome.status, responseBody: outcome.body, responseExpiresAt: outcome.expiresAt, ...storedIf.values });
-    },
-    settle([row]) {
-      if (rendered && row?.body) write.storedWithWrite = { status: rendered.status, body: row.body };
-    },
-  };
+  return responseWithWriteOf<View>(c.get('idempotentWrite'), status);
 }

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { RouterRoute } from 'hono/types';
-import type { AppEnv } from '../env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];

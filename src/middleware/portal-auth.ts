@@ -1,15 +1,18 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { verifyPortalToken, type PortalClaims } from '../auth/jwt';
+import type { PortalClaims } from '../auth/claims';
+import { verifyPortalToken } from '../auth/jwt';
 import { forgetMember, rememberMember, type RememberedMember } from '../data/member-cache';
 import type { Config } from '../config';
 import { createDatabase } from '../db/client';
-import { GuardedD1 } from '../data/guarded-d1';
+import { LeadingD1 } from '../data/leading-d1';
 import { MEMBER_GUARD_CHECK, memberGuardStatements } from '../data/member-guard';
 import { violatesCheck } from '../data/db-errors';
-import type { AccountEnv, Bindings, PortalEnv } from '../env';
+import type { AccountEnv, AppEnv, PortalEnv } from '../app-env';
+import type { Bindings } from '../env';
 import { ApiError } from '../lib/errors';
 import { rememberedMember, signIn, signInToTenant } from '../services/accounts';
+import { runContext } from '../services/context';
 
 /** Far above any real token; a longer header is refused before it is parsed. */
 const MAX_AUTHORIZATION_LENGTH = 8192;
@@ -24,10 +27,13 @@ async function bearerClaims(authorization: string | undefined, config: Config): 
   return verifyPortalToken(match[1], { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, jwks });
 }
 
+/** What a sign-in runs with: the request's database, id and clock (no tenant is known yet). */
+const signInContext = <E extends AppEnv>(c: Context<E>) => runContext(c.env, { db: c.get('db'), requestId: c.get('requestId') });
+
 /** Portal routes outside a tenant (/user/me, /tenants): a valid bearer JWT and the account behind its `sub`. */
 export const authenticateAccount = createMiddleware<AccountEnv>(async function authenticateAccount(c, next) {
   const claims = await bearerClaims(c.req.header('authorization'), c.get('config'));
-  c.set('account', await signIn(c.get('db'), claims));
+  c.set('account', await signIn(signInContext(c), claims));
   await next();
 });
 
@@ -51,7 +57,7 @@ const fullPathOnly = new WeakSet<Request>();
  * The full path signs in and loads the membership in one D1 round trip before the route. A read by
  * a member this isolate already confirmed skips it: the route runs with the remembered membership
  * and the check that it is still exactly so rides first in the route's own first batch
- * (GuardedD1). If it is not, nothing the route read is answered: the request goes through the
+ * (LeadingD1). If it is not, nothing the route read is answered: the request goes through the
  * Worker again, down the full path.
  */
 export function authenticateMember(redispatch: Redispatch) {
@@ -61,7 +67,7 @@ export function authenticateMember(redispatch: Redispatch) {
     const remembered = isRead(c.req.method) && !fullPathOnly.has(c.req.raw) ? rememberedMember(claims, tenantId) : undefined;
     if (!remembered) {
       // A sign-in may link an invitation to this very tenant: it counts at once.
-      const { account, member } = await signInToTenant(c.get('db'), claims, tenantId);
+      const { account, member } = await signInToTenant(signInContext(c), claims, tenantId);
       if (!member || member.membership.status !== 'active') throw ApiError.notFound('Tenant');
       const confirmed = { account, ...member };
       if (isRead(c.req.method)) rememberMember(claims.sub, confirmed);
@@ -74,14 +80,14 @@ export function authenticateMember(redispatch: Redispatch) {
       return ApiError.notFound('Tenant');
     };
     const statements = memberGuardStatements(c.env.DB, remembered);
-    const guarded = new GuardedD1(c.env.DB, { ...statements, refusedBy: (error) => violatesCheck(error, MEMBER_GUARD_CHECK), refusal: stale });
+    const guarded = new LeadingD1(c.env.DB, { ...statements, refusedBy: (error) => violatesCheck(error, MEMBER_GUARD_CHECK), refusal: stale });
     c.set('db', createDatabase(guarded.binding));
     setMember(c, remembered);
     await next();
     await guarded.confirm().catch((error: unknown) => {
-      if (!guarded.refused) throw error;
+      if (guarded.state !== 'refused') throw error;
     });
-    if (!guarded.refused) return;
+    if (guarded.state !== 'refused') return;
     fullPathOnly.add(c.req.raw);
     const answer = await redispatch(c.req.raw, c.env, c.executionCtx);
     // Cleared first: Hono merges a new response's headers with the one it replaces, which is discarded whole.

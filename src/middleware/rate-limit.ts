@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Config } from '../config';
-import type { AccountEnv, AppEnv, GatewayEnv } from '../env';
+import type { AccountEnv, AppEnv, GatewayEnv } from '../app-env';
 import type { RateLimitQuota } from '../lib/env-fields';
 import { ApiError } from '../lib/errors';
 
@@ -27,7 +27,7 @@ export type RateLimitBudget<E extends AppEnv> = {
  * Budgets are counted one after the other, in the order given, and the first that refuses answers:
  * the ones after it are not spent (a binding cannot give a count back). So the narrow budget comes
  * first: a key refused its own budget does not go on spending its tenant's, which its other keys
- * share (docs/DECISIONS.md, "Rate limits").
+ * share (docs/decisions/0061-rate-limit-budgets.md).
  *
  * Headers (draft-ietf-httpapi-ratelimit-headers, structured fields): every counted response carries
  * every budget's `"<policy>";q=<limit>;w=<period>` in one `RateLimit-Policy` list. The binding answers

@@ -1,7 +1,7 @@
 import type { Context, Env } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { createDatabase } from '../db/client';
 import type { Bindings } from '../env';
+import { forTenant, runContext } from '../services/context';
 import { logEvent, reasonOf } from '../services/settlement-log';
 import { enqueueAfterWrite } from '../services/webhook-deliveries';
 
@@ -22,7 +22,7 @@ export function dispatchWebhooksAfterWrites<E extends Env & { Bindings: Bindings
     if (tenantId === undefined) return;
     // Begun a task later, once the response is handed to the runtime: the request's own round trips stay its own.
     const work = new Promise((resolve) => setTimeout(resolve, 0))
-      .then(() => enqueueAfterWrite(createDatabase(c.env.DB), c.env.WEBHOOK_QUEUE, tenantId))
+      .then(() => enqueueAfterWrite(forTenant(runContext(c.env), tenantId), c.env.WEBHOOK_QUEUE))
       .catch((error: unknown) =>
         logEvent('warn', 'webhook hand-over after a write failed; the minute cron sends them', { tenant: tenantId, reason: reasonOf(error) }),
       );

@@ -1,6 +1,5 @@
-import { onchainContext } from '../chain/context';
-import { createDatabase } from '../db/client';
 import type { Bindings, SettlementMessage } from '../env';
+import { runContext } from '../services/context';
 import { settleOperation } from '../services/settlement';
 import { logEvent, reasonOf } from '../services/settlement-log';
 
@@ -10,8 +9,7 @@ import { logEvent, reasonOf } from '../services/settlement-log';
  * are allocated atomically in D1, so they never collide).
  */
 export async function consumeSettlementBatch(batch: MessageBatch<SettlementMessage>, env: Bindings): Promise<void> {
-  const db = createDatabase(env.DB);
-  const ctx = onchainContext(env);
+  const ctx = runContext(env);
   await Promise.all(
     batch.messages.map(async (message) => {
       const operationId = typeof message.body?.operationId === 'string' ? message.body.operationId : undefined;
@@ -21,7 +19,7 @@ export async function consumeSettlementBatch(batch: MessageBatch<SettlementMessa
         return;
       }
       try {
-        const outcome = await settleOperation(db, ctx, operationId);
+        const outcome = await settleOperation(ctx, operationId);
         if (outcome.done) message.ack();
         else message.retry({ delaySeconds: outcome.retryAfterSeconds });
       } catch (error) {

@@ -36,7 +36,7 @@ export const attributeCreatedSchema = z
 
 export type AttributeCreatedView = z.infer<typeof attributeCreatedSchema>;
 
-/** Spec: customer attribute value entry; `value` is rendered as a string (see DECISIONS.md). */
+/** Spec: customer attribute value entry; `value` is rendered as a string (see docs/decisions/0017-attributes.md). */
 export const attributeValueEntrySchema = z
   .strictObject({
     definition_id: z.string(),

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { cohortOperators, cohortOps, MAX_CONTAINS_LENGTH, MAX_IN_ITEMS, predicateTypes } from '../domain/cohort-ops';
 import { dateTime, optionalText, trimmedText } from './common';
 
-/** Rule-size limits (docs/DECISIONS.md, Cohorts at scale); the others are in domain/cohort-rules.ts. */
+/** Rule-size limits (docs/decisions/0048-cohort-rule-limits.md); the others are in domain/cohort-rules.ts. */
 export const MAX_PREDICATES = 20;
 export const MAX_PREDICATE_VALUE_LENGTH = 8192;
 export const MAX_COHORTS_PER_TENANT = 100;
@@ -31,7 +31,7 @@ export const cohortRulesInputSchema = z
   })
   .openapi('CohortRulesInput', {
     description:
-      'Predicate types: `attribute` (with `key`), `tier` (value a tier id), `status`, `country` (alpha-2), `xp_balance`, `lifetime_xp`. Ops that fit each type are in docs/DECISIONS.md; a predicate that does not fit is a 422 at `rules.predicates.<i>.<key|op|value>`. ' +
+      'Predicate types: `attribute` (with `key`), `tier` (value a tier id), `status`, `country` (alpha-2), `xp_balance`, `lifetime_xp`. Ops that fit each type are in docs/decisions/0018-cohort-rules.md; a predicate that does not fit is a 422 at `rules.predicates.<i>.<key|op|value>`. ' +
       `Size limits (they bound what keeping member counts exact costs each write): ${MAX_PREDICATES} predicates, values of ${MAX_PREDICATE_VALUE_LENGTH} characters, \`contains\` operands of ${MAX_CONTAINS_LENGTH}, \`in\` lists of ${MAX_IN_ITEMS}; a tenant has at most ${MAX_COHORTS_PER_TENANT} cohorts (creating one more: 422).`,
   });
 
@@ -78,7 +78,7 @@ export const cohortSchema = z
 
 export type CohortView = z.infer<typeof cohortSchema>;
 
-/** Present while a rule save or tier-ladder change is still being applied to some of the cohorts answered (docs/DECISIONS.md, Cohorts at scale). */
+/** Present while a rule save or tier-ladder change is still being applied to some of the cohorts answered (docs/decisions/0049-cohort-recompute-chunks.md). */
 export const RECOMPUTING_HEADER = 'X-Cohorts-Recomputing';
 
 export const recomputingResponseHeaders = {

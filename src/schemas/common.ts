@@ -13,7 +13,7 @@ export const anyJson = z.unknown().nonoptional().openapi({ description: 'Any JSO
 
 /**
  * Free-form JSON a client sends (`metadata`): any JSON value, stored and answered as sent, within
- * one shared bound (src/lib/json-bounds.ts; docs/DECISIONS.md, Free-form JSON and display text).
+ * one shared bound (src/lib/json-bounds.ts; docs/decisions/0041-free-form-json-bounds.md).
  */
 export const freeFormJson = z
   .unknown()

@@ -1,12 +1,14 @@
-import type { PortalClaims } from '../auth/jwt';
+import type { PortalClaims } from '../auth/claims';
 import { recallMember, type RememberedMember } from '../data/member-cache';
 import type { Database } from '../db/client';
 import type { Account } from '../db/schema';
 import { findSignIn, findSignInToTenant, listMembershipsOfAccount, saveSignIn, saveSignInToTenant, type AccountState } from '../data/accounts';
 import { normalizeEmail, refreshedIdentity, signInNeedsWrite, type SignInIdentity } from '../domain/identity';
 import { ApiError } from '../lib/errors';
+import { isoNow } from '../lib/time';
 import type { CurrentAccountView } from '../schemas/account';
 import { toCurrentAccountView } from '../views/account';
+import type { RunContext } from './context';
 
 /** The signed-in account and the tenants it is an active member of (by tenant name). */
 export async function getCurrentAccount(db: Database, account: Account): Promise<CurrentAccountView> {
@@ -36,22 +38,23 @@ function accountAfterSave(account: Account | undefined): Account {
  * Every authenticated portal request is a sign-in: the account of the token's `sub` is created on
  * first sight, its email and `email_verified` are refreshed from the token, and invitations to a
  * verified email are linked. One read when nothing changed, one more round trip when something did.
+ * Not tenant-scoped (no tenant is known yet): it takes a `RunContext`, whose clock stamps the write.
  */
-export async function signIn(db: Database, claims: PortalClaims): Promise<Account> {
+export async function signIn(ctx: RunContext, claims: PortalClaims): Promise<Account> {
   const identity = identityOf(claims);
-  const { account, hasClaimableInvitation } = await findSignIn(db, identity);
+  const { account, hasClaimableInvitation } = await findSignIn(ctx.db, identity);
   if (account && !signInNeedsWrite(account, identity, hasClaimableInvitation)) return account;
-  return accountAfterSave(await saveSignIn(db, stateToSave(account, identity)));
+  return accountAfterSave(await saveSignIn(ctx.db, stateToSave(account, identity), isoNow(ctx.now())));
 }
 
 /** `signIn` for a route under /tenant/{tenantId}, also loading the caller's membership of it and the tenant. */
-export async function signInToTenant(db: Database, claims: PortalClaims, tenantId: string) {
+export async function signInToTenant(ctx: RunContext, claims: PortalClaims, tenantId: string) {
   const identity = identityOf(claims);
-  const found = await findSignInToTenant(db, identity, tenantId);
+  const found = await findSignInToTenant(ctx.db, identity, tenantId);
   if (found.account && !signInNeedsWrite(found.account, identity, found.hasClaimableInvitation)) {
     return { account: found.account, member: found.member };
   }
-  const saved = await saveSignInToTenant(db, stateToSave(found.account, identity), tenantId);
+  const saved = await saveSignInToTenant(ctx.db, stateToSave(found.account, identity), tenantId, isoNow(ctx.now()));
   return { account: accountAfterSave(saved.account), member: saved.member };
 }
 

@@ -11,7 +11,6 @@ import {
   type PlatformWallet,
 } from '../data/asset-balances';
 import { applyDelta, foldTransfers, holdingKey, netMinted, type TransferLog } from '../domain/transfers';
-import { isoNow } from '../lib/time';
 
 /** One asset's indexing state during a run (mirrors its row; `guard` is what the database holds). */
 export type AssetCursor = {
@@ -111,7 +110,7 @@ export async function commitChunk(
   db: Database,
   cursors: readonly AssetCursor[],
   logs: readonly TransferLog[],
-  chunk: { toBlock: number; genesisHash: string },
+  chunk: { toBlock: number; genesisHash: string; now: string },
 ): Promise<number> {
   const logsByCursor = cursors.map((cursor) => logsFor(cursor, logs));
   const holders = new Set<string>();
@@ -124,13 +123,12 @@ export async function commitChunk(
     stored.set(`${row.onchainAssetId} ${holdingKey(row.userAddress, row.tokenId)}`, row.balance);
   }
 
-  const now = isoNow();
   const statements: Statement[] = [];
   /** Where each cursor's advance statement sits in the batch, to read whether it applied. */
   const advanceAt: number[] = [];
   cursors.forEach((cursor, index) => {
     const own = wallets.get(cursor.asset.tenantId) ?? new Map<string, PlatformWallet>();
-    statements.push(...assetStatements(db, cursor, logsByCursor[index] ?? [], own, stored, { ...chunk, now }));
+    statements.push(...assetStatements(db, cursor, logsByCursor[index] ?? [], own, stored, chunk));
     advanceAt.push(statements.length - 1);
   });
   const [first, ...rest] = statements;

@@ -1,12 +1,11 @@
 import { getAddress, isAddress, type Address, type Hash, type PublicClient } from 'viem';
-import type { OnchainContext } from '../chain/context';
 import { describeChainError, fetchTransferLogs, genesisHash, minedBlockOf } from '../chain/logs';
-import type { Database } from '../db/client';
 import type { OnchainAsset } from '../db/schema';
 import { indexableAssets, resetIndex } from '../data/asset-balances';
 import { confirmedHead, planChunk } from '../domain/transfers';
 import { isoNow } from '../lib/time';
 import { commitChunk, type AssetCursor } from './asset-indexer-chunk';
+import type { RunContext } from './context';
 
 /**
  * The Transfer indexer (cron): follows Transfer / TransferSingle / TransferBatch logs of every
@@ -47,14 +46,14 @@ async function firstBlockOf(client: PublicClient, asset: OnchainAsset): Promise<
 }
 
 /** The asset's cursor for this run; an index built on another chain history is reset first. */
-async function openCursor(db: Database, client: PublicClient, asset: OnchainAsset, address: string, genesis: Hash): Promise<AssetCursor> {
+async function openCursor({ db, now }: RunContext, client: PublicClient, asset: OnchainAsset, address: string, genesis: Hash): Promise<AssetCursor> {
   const stored = { assetId: asset.id, lastIndexedBlock: asset.lastIndexedBlock, genesisHash: asset.indexedGenesisHash };
   const indexedElsewhere = stored.genesisHash !== genesis && (stored.genesisHash !== null || stored.lastIndexedBlock !== null);
   if (!indexedElsewhere) {
     const nextBlock = stored.lastIndexedBlock === null ? await firstBlockOf(client, asset) : stored.lastIndexedBlock + 1;
     return { asset, address, nextBlock, guard: stored, totalTxns: asset.totalTxns ?? 0, supply: BigInt(asset.indexedSupply ?? '0'), lost: false };
   }
-  if (!(await resetIndex(db, stored, asset.tenantId, genesis, isoNow()))) {
+  if (!(await resetIndex(db, stored, asset.tenantId, genesis, isoNow(now())))) {
     return { asset, address, nextBlock: 0, guard: stored, totalTxns: 0, supply: 0n, lost: true }; // another run reset it first
   }
   console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, message: 'chain history changed (genesis hash); index reset' }));
@@ -63,19 +62,12 @@ async function openCursor(db: Database, client: PublicClient, asset: OnchainAsse
 }
 
 /** Indexes one chain's assets up to its confirmed head, at most `maxChunks` ranges. */
-async function indexChain(
-  db: Database,
-  ctx: OnchainContext,
-  chainId: number,
-  assets: readonly OnchainAsset[],
-  limits: Required<IndexerOptions>,
-  summary: IndexerSummary,
-): Promise<void> {
-  const client = ctx.client(chainId);
+async function indexChain(ctx: RunContext, chainId: number, assets: readonly OnchainAsset[], limits: Required<IndexerOptions>, summary: IndexerSummary): Promise<void> {
+  const client = ctx.onchain.client(chainId);
   const genesis = await genesisHash(client); // first: an unreachable RPC fails here, before any other call
   // cacheTime 0: viem would otherwise answer from its block number cache (seconds) and miss new blocks.
   const latest = await client.getBlockNumber({ cacheTime: 0 });
-  const safeHead = confirmedHead(Number(latest), ctx.confirmations);
+  const safeHead = confirmedHead(Number(latest), ctx.onchain.confirmations);
   const cursors: AssetCursor[] = [];
   for (const asset of assets) {
     // Validated at registration; a bad row must not block the chain's other assets forever.
@@ -83,7 +75,7 @@ async function indexChain(
       console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: chainId, asset_id: asset.id, message: 'asset_address is not an address; skipped' }));
       continue;
     }
-    cursors.push(await openCursor(db, client, asset, getAddress(asset.assetAddress), genesis));
+    cursors.push(await openCursor(ctx, client, asset, getAddress(asset.assetAddress), genesis));
   }
 
   for (let round = 0; round < limits.maxChunksPerRun; round += 1) {
@@ -98,7 +90,7 @@ async function indexChain(
     const due = live.filter((cursor) => cursor.nextBlock <= chunk.to);
     const addresses = [...new Set(due.map((cursor) => cursor.address))] as Address[];
     const logs = await fetchTransferLogs(client, { addresses, fromBlock: chunk.from, toBlock: chunk.to });
-    summary.logs += await commitChunk(db, due, logs, { toBlock: chunk.to, genesisHash: genesis });
+    summary.logs += await commitChunk(ctx.db, due, logs, { toBlock: chunk.to, genesisHash: genesis, now: isoNow(ctx.now()) });
     summary.chunks += 1;
   }
 }
@@ -107,12 +99,12 @@ async function indexChain(
  * One indexer run over every chain that has assets. A failing chain (RPC down, not configured) is
  * logged by chain id (never its URL) and counted; the other chains go on.
  */
-export async function indexAssetTransfers(db: Database, ctx: OnchainContext, options: IndexerOptions = {}): Promise<IndexerSummary> {
+export async function indexAssetTransfers(ctx: RunContext, options: IndexerOptions = {}): Promise<IndexerSummary> {
   const limits: Required<IndexerOptions> = {
     chunkSize: options.chunkSize ?? DEFAULT_CHUNK_SIZE,
     maxChunksPerRun: options.maxChunksPerRun ?? DEFAULT_MAX_CHUNKS_PER_RUN,
   };
-  const assets = await indexableAssets(db);
+  const assets = await indexableAssets(ctx.db);
   const byChain = new Map<number, OnchainAsset[]>();
   for (const asset of assets) {
     const list = byChain.get(asset.chainId) ?? [];
@@ -124,7 +116,7 @@ export async function indexAssetTransfers(db: Database, ctx: OnchainContext, opt
   await Promise.all(
     [...byChain].map(async ([chainId, chainAssets]) => {
       try {
-        await indexChain(db, ctx, chainId, chainAssets, limits, summary);
+        await indexChain(ctx, chainId, chainAssets, limits, summary);
       } catch (error) {
         summary.errors += 1;
         console.error(JSON.stringify({ level: 'error', job: 'asset-indexer', chain_id: chainId, error: describeChainError(error) }));

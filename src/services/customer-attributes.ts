@@ -3,8 +3,10 @@ import { allDefinitionsQuery, customerValuesQuery, isDefinitionMissing, valueWri
 import { customerByIdQuery } from '../data/customers';
 import { parseAttributeValue } from '../domain/attributes';
 import { ApiError, type FieldError } from '../lib/errors';
+import { isoNow } from '../lib/time';
 import type { AttributeValueEntryView, SetAttributeValuesInput } from '../schemas/attribute';
 import { toAttributeValueEntries } from '../views/attribute';
+import type { ServiceContext } from './context';
 
 /** The customer's state as read in one batch: 404 when the customer is not the tenant's. */
 async function loadCustomerValues(db: Database, tenantId: string, customerId: string) {
@@ -31,7 +33,7 @@ async function rethrowDeletedDefinitions(db: Database, tenantId: string, written
 }
 
 /** One entry per definition of the tenant, `value` null where the customer has none. */
-export async function getCustomerAttributes(db: Database, tenantId: string, customerId: string): Promise<AttributeValueEntryView[]> {
+export async function getCustomerAttributes({ db, tenantId }: ServiceContext, customerId: string): Promise<AttributeValueEntryView[]> {
   const { definitions, values } = await loadCustomerValues(db, tenantId, customerId);
   return toAttributeValueEntries(definitions, values);
 }
@@ -41,12 +43,7 @@ export async function getCustomerAttributes(db: Database, tenantId: string, cust
  * a single failure writes nothing (422, one error per key at `values.<key>`). `null` clears a value.
  * Answers the customer's entries as they are after the write.
  */
-export async function setCustomerAttributes(
-  db: Database,
-  tenantId: string,
-  customerId: string,
-  input: SetAttributeValuesInput,
-): Promise<AttributeValueEntryView[]> {
+export async function setCustomerAttributes({ db, tenantId, now }: ServiceContext, customerId: string, input: SetAttributeValuesInput): Promise<AttributeValueEntryView[]> {
   const { definitions, values } = await loadCustomerValues(db, tenantId, customerId);
   const byKey = new Map(definitions.map((definition) => [definition.key, definition]));
   const errors: FieldError[] = [];
@@ -66,7 +63,7 @@ export async function setCustomerAttributes(
   }
   if (errors.length > 0) throw new ApiError('VALIDATION_FAILED', 'Some attribute values are not valid', { errors });
 
-  const [first, ...rest] = valueWriteStatements(db, tenantId, customerId, writes);
+  const [first, ...rest] = valueWriteStatements(db, tenantId, customerId, writes, isoNow(now()));
   if (first) {
     const written = new Map(Object.keys(input.values).map((key) => [key, byKey.get(key)?.id ?? '']));
     await db.batch([first, ...rest]).catch((error: unknown) => rethrowDeletedDefinitions(db, tenantId, written, error));

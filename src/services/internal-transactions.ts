@@ -1,10 +1,10 @@
-import type { Database } from '../db/client';
 import type { Tenant } from '../db/schema';
 import { findInternalTransaction, listInternalTransactionRows } from '../data/internal-transactions';
 import { ApiError } from '../lib/errors';
 import { pageOf, type Page } from '../lib/paging';
 import type { InternalTransactionListQuery, InternalTransactionView } from '../schemas/internal-transaction';
 import { toAdminInternalTransactionView, toInternalTransactionView } from '../views/internal-transaction';
+import type { ServiceContext } from './context';
 
 /**
  * Portal reads pass the tenant they resolved: the spec adds `tenant` and `user` briefs "when an
@@ -13,7 +13,7 @@ import { toAdminInternalTransactionView, toInternalTransactionView } from '../vi
 export type AdminContext = { tenant: Tenant };
 
 /** One internal transaction of the tenant; another tenant's id is answered as missing. */
-export async function getInternalTransaction(db: Database, tenantId: string, id: string, admin?: AdminContext): Promise<InternalTransactionView> {
+export async function getInternalTransaction({ db, tenantId }: ServiceContext, id: string, admin?: AdminContext): Promise<InternalTransactionView> {
   const found = await findInternalTransaction(db, tenantId, id, admin !== undefined);
   if (!found) throw ApiError.notFound('Internal transaction');
   return admin
@@ -22,12 +22,7 @@ export async function getInternalTransaction(db: Database, tenantId: string, id:
 }
 
 /** A page of the tenant's transactions, newest first, filtered by type, status and customer. */
-export async function listInternalTransactions(
-  db: Database,
-  tenantId: string,
-  query: InternalTransactionListQuery,
-  admin?: AdminContext,
-): Promise<Page<InternalTransactionView>> {
+export async function listInternalTransactions({ db, tenantId }: ServiceContext, query: InternalTransactionListQuery, admin?: AdminContext): Promise<Page<InternalTransactionView>> {
   const { page, limit, type, status, user_id: userId } = query;
   const { items, total } = await listInternalTransactionRows(db, tenantId, { type, status, userId }, { page, limit });
   const views = items.map(({ tx, details, customer }) =>

@@ -1,15 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import type { OnchainContext } from '../chain/context';
-import type { Database } from '../db/client';
 import { customers, customerStatuses, type CustomerStatus, type InternalTransaction, type TransactionType } from '../db/schema';
-import type { ResponseWithWrite } from '../data/idempotency';
+import type { ResponseWithWrite } from '../data/response-with-write';
 import { completedEntryRow, customerGuardStatement, entryReadBack, isCustomerRejected, isInsufficientXp, ledgerEntryStatements, storedIfWrittenAsCompleted } from '../data/ledger';
+import { namedBatch } from '../data/named-batch';
 import { EARNING_STATUSES } from '../domain/ledger';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
 import type { InternalTransactionView } from '../schemas/internal-transaction';
 import { toInternalTransactionView } from '../views/internal-transaction';
+import type { ServiceContext } from './context';
 import { enqueueOperations } from './settlement';
 
 export type EarnXpInput = { userId: string; type: 'xp_earn' | 'xp_bonus'; amount: number; notes?: string; metadata?: unknown };
@@ -23,22 +23,16 @@ type Options = { allowedStatuses: readonly CustomerStatus[]; customerPath: strin
  * Credits earned or bonus XP (gateway). Only an active or reinstated customer earns. With an XP
  * token the entry is `initialized` and counts once its mint settles. `response`: see appendEntry.
  */
-export function earnXp(
-  db: Database,
-  ctx: OnchainContext,
-  tenantId: string,
-  input: EarnXpInput,
-  response?: ResponseWithWrite<InternalTransactionView>,
-): Promise<InternalTransactionView> {
-  return appendEntry(db, ctx, tenantId, input, { allowedStatuses: EARNING_STATUSES, customerPath: 'user_id', response });
+export function earnXp(ctx: ServiceContext, input: EarnXpInput, response?: ResponseWithWrite<InternalTransactionView>): Promise<InternalTransactionView> {
+  return appendEntry(ctx, input, { allowedStatuses: EARNING_STATUSES, customerPath: 'user_id', response });
 }
 
 /**
  * An admin correction (portal), positive or negative, never below a zero balance. Allowed whatever
  * the customer's status: staff must be able to claw back XP from a suspended account.
  */
-export function adjustXp(db: Database, ctx: OnchainContext, tenantId: string, input: AdjustXpInput): Promise<InternalTransactionView> {
-  return appendEntry(db, ctx, tenantId, { ...input, type: 'xp_admin_adjust' }, { allowedStatuses: customerStatuses, customerPath: '' });
+export function adjustXp(ctx: ServiceContext, input: AdjustXpInput): Promise<InternalTransactionView> {
+  return appendEntry(ctx, { ...input, type: 'xp_admin_adjust' }, { allowedStatuses: customerStatuses, customerPath: '' });
 }
 
 /**
@@ -48,29 +42,26 @@ export function adjustXp(db: Database, ctx: OnchainContext, tenantId: string, in
  * stores the response of an entry that completes at once (the usual off-chain case): it is
  * rendered from the values written, and stored only if the entry was written completed.
  */
-async function appendEntry(db: Database, ctx: OnchainContext, tenantId: string, entry: Entry, options: Options): Promise<InternalTransactionView> {
+async function appendEntry(ctx: ServiceContext, entry: Entry, options: Options): Promise<InternalTransactionView> {
+  const { db, tenantId } = ctx;
   const ledgerEntry = { id: newId('itx'), tenantId, mirrorOperationId: newId('op'), ...entry };
   const { id, mirrorOperationId } = ledgerEntry;
-  const now = isoNow();
+  const now = isoNow(ctx.now());
   const { response } = options;
-  const [, , , , rows, stored] = await db
-    .batch([
-      customerGuardStatement(db, tenantId, entry.userId, options.allowedStatuses),
-      ...ledgerEntryStatements(db, ledgerEntry, now),
-      entryReadBack(db, { id, tenantId }),
-      ...(response
-        ? [response.statement(db, transactionView(completedEntryRow(ledgerEntry, now)), { completion: storedIfWrittenAsCompleted, values: { entryId: id, tenantId } })]
-        : []),
-    ])
-    .catch(async (error: unknown) => {
-      if (isInsufficientXp(error)) throw new ApiError('INSUFFICIENT_XP', 'The XP balance is too low for this adjustment', { path: 'amount' });
-      if (isCustomerRejected(error)) throw await customerRejection(db, tenantId, entry.userId, options.customerPath);
-      throw error;
-    });
-  if (stored) response?.settle(stored);
-  const tx = rows[0];
+  const { readBack, stored } = await namedBatch(db, {
+    guard: customerGuardStatement(db, tenantId, entry.userId, options.allowedStatuses),
+    entry: ledgerEntryStatements(db, ledgerEntry, now),
+    readBack: entryReadBack(db, { id, tenantId }),
+    stored: response?.statement(db, transactionView(completedEntryRow(ledgerEntry, now)), { completion: storedIfWrittenAsCompleted, values: { entryId: id, tenantId } }),
+  }).catch(async (error: unknown) => {
+    if (isInsufficientXp(error)) throw new ApiError('INSUFFICIENT_XP', 'The XP balance is too low for this adjustment', { path: 'amount' });
+    if (isCustomerRejected(error)) throw await customerRejection(ctx, entry.userId, options.customerPath);
+    throw error;
+  });
+  response?.settle(stored);
+  const tx = readBack[0];
   if (!tx) throw new Error('ledger entry vanished after insert');
-  if (tx.status === 'initialized') await enqueueOperations(ctx, [mirrorOperationId]);
+  if (tx.status === 'initialized') await enqueueOperations(ctx.onchain, [mirrorOperationId]);
   return transactionView(tx);
 }
 
@@ -78,7 +69,7 @@ async function appendEntry(db: Database, ctx: OnchainContext, tenantId: string, 
 const transactionView = (tx: InternalTransaction) => toInternalTransactionView(tx, { blockchainTransactions: [] });
 
 /** Why the guard refused: no such customer in the tenant (404), or a status that may not earn (409). */
-async function customerRejection(db: Database, tenantId: string, userId: string, path: string): Promise<ApiError> {
+async function customerRejection({ db, tenantId }: ServiceContext, userId: string, path: string): Promise<ApiError> {
   const [customer] = await db
     .select({ status: customers.status })
     .from(customers)

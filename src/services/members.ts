@@ -1,4 +1,3 @@
-import type { Database } from '../db/client';
 import type { Role } from '../db/schema';
 import {
   deleteMember,
@@ -15,13 +14,15 @@ import { assertKeepsSuperAdmin, assertMayHandleRoles, isActiveSuperAdmin, lastSu
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { pageOf, type Page, type PageParams } from '../lib/paging';
+import { isoNow } from '../lib/time';
 import type { MemberView } from '../schemas/member';
 import { toMemberView } from '../views/member';
+import type { ServiceContext } from './context';
 
 /** The signed-in person acting on the tenant's members (already known to hold `manage_members`). */
 export type Actor = { accountId: string; role: Role };
 
-export async function listMembers(db: Database, tenantId: string, params: PageParams): Promise<Page<MemberView>> {
+export async function listMembers({ db, tenantId }: ServiceContext, params: PageParams): Promise<Page<MemberView>> {
   const { rows, total } = await listMemberRows(db, tenantId, params);
   return pageOf(
     rows.map((row) => toMemberView(row.membership, row.account)),
@@ -37,12 +38,12 @@ const alreadyMember = () => new ApiError('CONFLICT', 'This person is already a m
  * at once (active); otherwise the invitation waits until someone signs in with that email verified
  * (services/accounts.ts). An account holding the email unverified is never linked.
  */
-export async function inviteMember(db: Database, tenantId: string, input: { actor: Actor; email: string; role: Role }): Promise<MemberView> {
+export async function inviteMember({ db, tenantId, now }: ServiceContext, input: { actor: Actor; email: string; role: Role }): Promise<MemberView> {
   assertMayHandleRoles(input.actor.role, [input.role]);
   const email = normalizeEmail(input.email);
   const account = await findVerifiedAccountByEmail(db, email);
   if (await findExistingMembership(db, tenantId, email, account?.id)) throw alreadyMember();
-  const row = await insertInvitation(db, { id: newId('mem'), tenantId, email, role: input.role }, account?.id).catch((error: unknown) => {
+  const row = await insertInvitation(db, { id: newId('mem'), tenantId, email, role: input.role }, account?.id, isoNow(now())).catch((error: unknown) => {
     // A concurrent invitation of the same person won the unique index.
     throw violatesUnique(error) ? alreadyMember() : error;
   });
@@ -50,19 +51,19 @@ export async function inviteMember(db: Database, tenantId: string, input: { acto
 }
 
 /** The member addressed by `userId` (404 if none) and the tenant's active super_admin count. */
-async function loadTarget(db: Database, tenantId: string, userId: string) {
+async function loadTarget({ db, tenantId }: ServiceContext, userId: string) {
   const { member, activeSuperAdmins } = await findMemberWithSuperAdminCount(db, tenantId, userId);
   if (!member) throw ApiError.notFound('Member');
   return { ...member, activeSuperAdmins };
 }
 
 /** Same guards as removal: last super_admin 400, then only a super_admin touches that role (403). */
-export async function changeMemberRole(db: Database, tenantId: string, input: { actor: Actor; userId: string; role: Role }): Promise<MemberView> {
-  const { membership, account, activeSuperAdmins } = await loadTarget(db, tenantId, input.userId);
+export async function changeMemberRole(ctx: ServiceContext, input: { actor: Actor; userId: string; role: Role }): Promise<MemberView> {
+  const { membership, account, activeSuperAdmins } = await loadTarget(ctx, input.userId);
   if (input.role !== 'super_admin') assertKeepsSuperAdmin(membership, activeSuperAdmins, 'role');
   assertMayHandleRoles(input.actor.role, [membership.role, input.role]);
   if (membership.role === input.role) return toMemberView(membership, account);
-  const updated = await updateMemberRole(db, tenantId, membership.id, input.role);
+  const updated = await updateMemberRole(ctx.db, ctx.tenantId, membership.id, input.role, isoNow(ctx.now()));
   // Nothing updated: removed meanwhile, or a concurrent change took the other super_admin.
   if (!updated) throw isActiveSuperAdmin(membership) ? lastSuperAdminError('role') : ApiError.notFound('Member');
   return toMemberView(updated, account);
@@ -72,14 +73,14 @@ export async function changeMemberRole(db: Database, tenantId: string, input: { 
  * Removes a member; they vanish from the list and lose access at once. Checks in the contract's
  * order: no such member 404, own account 400, last super_admin 400, admin removing a super_admin 403.
  */
-export async function removeMember(db: Database, tenantId: string, input: { actor: Actor; userId: string }): Promise<void> {
-  const { membership, activeSuperAdmins } = await loadTarget(db, tenantId, input.userId);
+export async function removeMember(ctx: ServiceContext, input: { actor: Actor; userId: string }): Promise<void> {
+  const { membership, activeSuperAdmins } = await loadTarget(ctx, input.userId);
   if (membership.accountId === input.actor.accountId) {
     throw new ApiError('BAD_REQUEST', 'You cannot remove your own account from the tenant', { path: 'userId' });
   }
   assertKeepsSuperAdmin(membership, activeSuperAdmins, 'userId');
   assertMayHandleRoles(input.actor.role, [membership.role]);
-  if (!(await deleteMember(db, tenantId, membership.id))) {
+  if (!(await deleteMember(ctx.db, ctx.tenantId, membership.id))) {
     throw isActiveSuperAdmin(membership) ? lastSuperAdminError('userId') : ApiError.notFound('Member');
   }
 }

@@ -1,7 +1,6 @@
 import { BaseError, HttpRequestError, TimeoutError, erc20Abi, getAddress, type Address } from 'viem';
 import { configuredChainIds } from '../chain/chains';
 import type { OnchainContext } from '../chain/context';
-import type { Database } from '../db/client';
 import { XP_ASSET_KEY } from '../db/schema';
 import { violatesUnique } from '../data/db-errors';
 import {
@@ -24,6 +23,7 @@ import { isoNow } from '../lib/time';
 import type { OnchainAssetView } from '../schemas/internal-transaction';
 import type { CreateOnchainAssetInput, OnchainAssetListQuery, UpdateOnchainAssetInput } from '../schemas/onchain-asset';
 import { toOnchainAssetView } from '../views/internal-transaction';
+import type { ServiceContext } from './context';
 import { enqueueOperations } from './settlement';
 
 export const onchainAssetNotFound = () => ApiError.notFound('Onchain asset');
@@ -38,12 +38,12 @@ function isTransportFailure(error: unknown): boolean {
   return error instanceof BaseError && error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError) !== null;
 }
 
-export async function listOnchainAssets(db: Database, tenantId: string, query: OnchainAssetListQuery): Promise<Page<OnchainAssetView>> {
+export async function listOnchainAssets({ db, tenantId }: ServiceContext, query: OnchainAssetListQuery): Promise<Page<OnchainAssetView>> {
   const { rows, total } = await listAssetRows(db, tenantId, query);
   return pageOf(rows.map(toOnchainAssetView), total, query);
 }
 
-export async function getOnchainAsset(db: Database, tenantId: string, id: string): Promise<OnchainAssetView> {
+export async function getOnchainAsset({ db, tenantId }: ServiceContext, id: string): Promise<OnchainAssetView> {
   const asset = await findOnchainAsset(db, tenantId, id);
   if (!asset) throw onchainAssetNotFound();
   return toOnchainAssetView(asset);
@@ -53,8 +53,8 @@ export async function getOnchainAsset(db: Database, tenantId: string, id: string
  * The chain must be one of CHAINS (a malformed CHAINS throws ChainConfigError, a 503: the
  * operator's fault, not the caller's).
  */
-function assertChainConfigured(ctx: OnchainContext, chainId: number): void {
-  const directory = ctx.chains();
+function assertChainConfigured(onchain: OnchainContext, chainId: number): void {
+  const directory = onchain.chains();
   if (!directory.has(chainId)) {
     throw invalid('chain_id', `Chain ${chainId} is not configured; configured chains: ${configuredChainIds(directory)}`);
   }
@@ -64,8 +64,8 @@ function assertChainConfigured(ctx: OnchainContext, chainId: number): void {
  * A contract to register must exist on the chain, and an erc20's own `decimals()` (when it has one)
  * must agree with the body: every mint is computed from the stored decimals.
  */
-async function assertContractOnChain(ctx: OnchainContext, input: CreateOnchainAssetInput, address: Address): Promise<void> {
-  const client = ctx.client(input.chain_id);
+async function assertContractOnChain(onchain: OnchainContext, input: CreateOnchainAssetInput, address: Address): Promise<void> {
+  const client = onchain.client(input.chain_id);
   const code = await client.getCode({ address }).catch(() => {
     throw unreachable(input.chain_id);
   });
@@ -120,17 +120,18 @@ function rethrowRefusal(input: CreateOnchainAssetInput, deployLimit: number) {
  * Registers an existing contract (`asset_address` given: `active` at once) or has the platform
  * deploy its reference contract (`deploying` until the settlement core sees the receipt).
  */
-export async function createOnchainAsset(db: Database, tenantId: string, input: CreateOnchainAssetInput, ctx: OnchainContext): Promise<OnchainAssetView> {
+export async function createOnchainAsset(ctx: ServiceContext, input: CreateOnchainAssetInput): Promise<OnchainAssetView> {
+  const { db, tenantId, onchain } = ctx;
   const deploying = input.asset_address === undefined;
   // Before anything is written: a deploy nobody can sign would sit in `deploying` forever.
-  if (deploying) ctx.relayer();
-  assertChainConfigured(ctx, input.chain_id);
+  if (deploying) onchain.relayer();
+  assertChainConfigured(onchain, input.chain_id);
   const address = input.asset_address === undefined ? undefined : getAddress(input.asset_address);
 
   const conflicts = conflictErrors(await findCreateConflicts(db, tenantId, { key: input.key, chainId: input.chain_id, assetAddress: address }), input);
   if (conflicts.length > 0) throw conflict(conflicts);
 
-  const now = isoNow();
+  const now = isoNow(ctx.now());
   const values: OnchainAssetInsert = {
     id: newId('ast'),
     tenantId,
@@ -147,10 +148,10 @@ export async function createOnchainAsset(db: Database, tenantId: string, input: 
     updatedAt: now,
   };
   if (address !== undefined) {
-    await assertContractOnChain(ctx, input, address);
+    await assertContractOnChain(onchain, input, address);
     // A registered XP token's holders keep what their wallets hold now: it counts toward the XP its opening mints.
-    if (input.key === XP_ASSET_KEY) values.openingBlock = Number(await ctx.client(input.chain_id).getBlockNumber({ cacheTime: 0 }));
-    return toOnchainAssetView(await insertOnchainAsset(db, values).catch(rethrowRefusal(input, ctx.deployLimit)));
+    if (input.key === XP_ASSET_KEY) values.openingBlock = Number(await onchain.client(input.chain_id).getBlockNumber({ cacheTime: 0 }));
+    return toOnchainAssetView(await insertOnchainAsset(db, values).catch(rethrowRefusal(input, onchain.deployLimit)));
   }
   const operationId = newId('op');
   const asset = await insertAssetWithDeploy(db, values, {
@@ -162,19 +163,19 @@ export async function createOnchainAsset(db: Database, tenantId: string, input: 
     onchainAssetId: values.id,
     createdAt: now,
     updatedAt: now,
-  }, ctx.deployLimit).catch(rethrowRefusal(input, ctx.deployLimit));
+  }, onchain.deployLimit).catch(rethrowRefusal(input, onchain.deployLimit));
   // A failed send is logged, not thrown: the asset is written, and the receipts cron re-enqueues the operation.
-  await enqueueOperations(ctx, [operationId]);
+  await enqueueOperations(onchain, [operationId]);
   return toOnchainAssetView(asset);
 }
 
 /** PATCH: only the fields sent change; a status move is checked against the status read and written only if it still holds. */
-export async function updateOnchainAsset(db: Database, tenantId: string, id: string, input: UpdateOnchainAssetInput): Promise<OnchainAssetView> {
+export async function updateOnchainAsset({ db, tenantId, now }: ServiceContext, id: string, input: UpdateOnchainAssetInput): Promise<OnchainAssetView> {
   const asset = await findOnchainAsset(db, tenantId, id);
   if (!asset) throw onchainAssetNotFound();
   if (input.status !== undefined) assertAssetStatusMove(asset.status, input.status);
   const fromStatus = input.status === undefined ? undefined : asset.status;
-  const updated = await updateAssetRow(db, tenantId, id, { name: input.name, symbol: input.symbol, metadata: input.metadata, status: input.status, updatedAt: isoNow() }, fromStatus);
+  const updated = await updateAssetRow(db, tenantId, id, { name: input.name, symbol: input.symbol, metadata: input.metadata, status: input.status, updatedAt: isoNow(now()) }, fromStatus);
   if (!updated) {
     if (fromStatus === undefined) throw onchainAssetNotFound();
     throw new ApiError('CONFLICT', 'The asset status was changed meanwhile (e.g. by its deployment); read it again and retry', { path: 'status' });
@@ -183,7 +184,7 @@ export async function updateOnchainAsset(db: Database, tenantId: string, id: str
 }
 
 /** Deletes an asset nothing depends on any more (no reward names it, nothing on it is still settling). */
-export async function deleteOnchainAsset(db: Database, tenantId: string, id: string): Promise<void> {
+export async function deleteOnchainAsset({ db, tenantId }: ServiceContext, id: string): Promise<void> {
   const outcome = await deleteUnusedOnchainAsset(db, tenantId, id);
   if (outcome === 'deleted') return;
   if (outcome === 'missing') throw onchainAssetNotFound();

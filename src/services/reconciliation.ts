@@ -6,6 +6,7 @@ import { findOnchainAsset } from '../data/onchain-assets';
 import { indexedBalancesPerCustomer, settledOperationsPerRecipient, settledXpPerCustomer } from '../data/reconciliation';
 import { sumBaseUnits, toBaseUnits } from '../domain/onchain-assets';
 import type { ReconciliationCustomerView, ReconciliationView } from '../schemas/onchain-asset';
+import type { ServiceContext } from './context';
 import { onchainAssetNotFound } from './onchain-assets';
 
 /** One holder's two sides, in base units. Keyed by customer id, or by address for a holder that is no customer's wallet. */
@@ -61,11 +62,11 @@ type Supply = Pick<ReconciliationView, 'total_supply' | 'supply_source'>;
  * (it sees even a mint that emitted no Transfer), else what the indexer saw minted minus burned.
  * A chain that cannot be read falls back to the indexed figure, said so by `supply_source`.
  */
-async function supplyOf(ctx: OnchainContext, asset: OnchainAsset): Promise<Supply> {
+async function supplyOf(onchain: OnchainContext, asset: OnchainAsset): Promise<Supply> {
   const indexed: Supply = { total_supply: asset.lastIndexedBlock === null ? null : (asset.indexedSupply ?? '0'), supply_source: 'indexed_transfers' };
   if (asset.type !== 'erc20' || asset.lastIndexedBlock === null || !asset.assetAddress) return indexed;
   try {
-    const client = ctx.client(asset.chainId);
+    const client = onchain.client(asset.chainId);
     const supply = await client.readContract({ address: getAddress(asset.assetAddress), abi: erc20Abi, functionName: 'totalSupply', blockNumber: BigInt(asset.lastIndexedBlock) });
     return { total_supply: supply.toString(), supply_source: 'total_supply' };
   } catch {
@@ -78,10 +79,10 @@ async function supplyOf(ctx: OnchainContext, asset: OnchainAsset): Promise<Suppl
  * `last_indexed_block`, so a settlement newer than the indexer shows as a difference until the next
  * indexer run; after it, a settled ledger and the chain agree exactly.
  */
-export async function reconcileOnchainAsset(db: Database, ctx: OnchainContext, tenantId: string, assetId: string): Promise<ReconciliationView> {
+export async function reconcileOnchainAsset({ db, tenantId, onchain }: ServiceContext, assetId: string): Promise<ReconciliationView> {
   const asset = await findOnchainAsset(db, tenantId, assetId);
   if (!asset) throw onchainAssetNotFound();
-  const supply = supplyOf(ctx, asset);
+  const supply = supplyOf(onchain, asset);
   const sides = new Map<string, Side>();
   if (asset.key === XP_ASSET_KEY) await addXpLedger(db, asset, sides);
   else await addOperationLedger(db, asset, sides);

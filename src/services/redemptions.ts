@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import type { OnchainContext } from '../chain/context';
 import type { Database } from '../db/client';
 import { internalTransactions, onchainOperations, redemptions, type OnchainAsset, type Reward } from '../db/schema';
-import type { ResponseWithWrite } from '../data/idempotency';
+import type { ResponseWithWrite } from '../data/response-with-write';
 import { isInsufficientXp, ledgerEntryStatements } from '../data/ledger';
+import { namedBatch } from '../data/named-batch';
 import { rememberedRewardGuard, redemptionGuardStatement, redemptionInsertStatement, redemptionShown, stockChangeStatement, storedIfRedemptionShows, storedWithUserBrief } from '../data/redemption-writes';
 import { forgetReward, recallReward, rememberReward, type RememberedReward } from '../data/reward-cache';
 import {
@@ -29,6 +29,7 @@ import { pageOf, type Page } from '../lib/paging';
 import { isoNow } from '../lib/time';
 import type { CreateRedemptionInput, RedemptionListQuery, RedemptionView } from '../schemas/redemption';
 import { toRedemptionView } from '../views/redemption';
+import type { ServiceContext } from './context';
 import { enqueueOperations } from './settlement';
 
 const redemptionNotFound = () => ApiError.notFound('Redemption');
@@ -39,7 +40,7 @@ function view(found: RedemptionWithDetails | undefined): RedemptionView {
 }
 
 /** Loads what the checks need and runs them in order; returns the reward, its asset, the customer (and wallet) and the tenant. */
-async function checkedReward(db: Database, tenantId: string, input: CreateRedemptionInput) {
+async function checkedReward({ db, tenantId }: ServiceContext, input: CreateRedemptionInput) {
   const { customer, reward, minTier, asset, wallet, tenant } = await loadRedemptionCandidate(db, tenantId, input.user_id, input.reward_id);
   if (!customer) throw new ApiError('NOT_FOUND', 'Customer not found', { path: 'user_id' });
   if (!reward) throw new ApiError('NOT_FOUND', 'Reward not found', { path: 'reward_id' });
@@ -54,18 +55,16 @@ async function checkedReward(db: Database, tenantId: string, input: CreateRedemp
  * The operation that delivers an onchain reward (CONTRACT.md: amounts from the reward's metadata).
  * A customer without a custodial wallet gets no recipient: the operation fails and refunds.
  */
-function deliveryOperation(db: Database, ids: { tenantId: string; redemptionId: string; transactionId: string; operationId: string }, asset: OnchainAsset, reward: Reward, recipient: string | undefined) {
+function deliveryOperation(db: Database, ids: { tenantId: string; redemptionId: string; transactionId: string; operationId: string }, asset: OnchainAsset, reward: Reward, recipient: string | undefined, now: string) {
   const delivery = rewardDelivery(asset, reward.metadata);
-  const now = isoNow();
   return db.insert(onchainOperations).values({
     id: ids.operationId, tenantId: ids.tenantId, kind: 'mint', status: 'queued', chainId: asset.chainId, onchainAssetId: asset.id,
     internalTransactionId: ids.transactionId, redemptionId: ids.redemptionId, recipient: recipient ?? null, amount: delivery.amount, tokenId: delivery.tokenId, createdAt: now, updatedAt: now,
   });
 }
 
-/** One redemption's ids and row, as both paths write it. */
-function newRedemption(tenantId: string, userId: string, reward: Pick<Reward, 'id' | 'xpCost'>) {
-  const now = isoNow();
+/** One redemption's ids and row, as both paths write it, created `now`. */
+function newRedemption(tenantId: string, userId: string, reward: Pick<Reward, 'id' | 'xpCost'>, now: string) {
   const redemptionId = newId('red');
   const ids = { tenantId, redemptionId, userId, rewardId: reward.id, transactionId: newId('itx'), mirrorOperationId: newId('op') };
   const row = { id: redemptionId, tenantId, userId, rewardId: reward.id, xpSpent: reward.xpCost, createdAt: now, updatedAt: now };
@@ -97,9 +96,9 @@ function spendRefusal(error: unknown, xpCost: number): ApiError | undefined {
 }
 
 /** The redemption read back by its batch; its settlement is queued when it awaits one. */
-async function settled(ctx: OnchainContext, readBack: RedemptionReadRows, operationId: string): Promise<RedemptionView> {
+async function settled(ctx: ServiceContext, readBack: RedemptionReadRows, operationId: string): Promise<RedemptionView> {
   const found = assembleRedemptions(readBack)[0];
-  if (found?.redemption.status === 'initialized') await enqueueOperations(ctx, [operationId]);
+  if (found?.redemption.status === 'initialized') await enqueueOperations(ctx.onchain, [operationId]);
   return view(found);
 }
 
@@ -117,8 +116,9 @@ const briefMarks = () => (marks ??= { username: `username-${crypto.randomUUID()}
  * Undefined when that guard refused (the memory is dropped): the full path then runs the checks
  * and gives the precise answer.
  */
-async function redeemRemembered(db: Database, ctx: OnchainContext, input: CreateRedemptionInput, { reward, tenant }: RememberedReward, response?: ResponseWithWrite<RedemptionView>) {
-  const redemption = newRedemption(tenant.id, input.user_id, reward);
+async function redeemRemembered(ctx: ServiceContext, input: CreateRedemptionInput, { reward, tenant }: RememberedReward, response?: ResponseWithWrite<RedemptionView>) {
+  const { db } = ctx;
+  const redemption = newRedemption(tenant.id, input.user_id, reward, isoNow(ctx.now()));
   const { ids, row } = redemption;
   const { username, email } = briefMarks();
   const customer = { id: input.user_id, username, email };
@@ -128,15 +128,15 @@ async function redeemRemembered(db: Database, ctx: OnchainContext, input: Create
   });
   const asRemembered = { title: reward.title, description: reward.description, xpCost: reward.xpCost, tenantName: tenant.name, tenantSlug: tenant.slug };
   try {
-    const [, , , , , , rows, stored] = await db.batch([
-      rememberedRewardGuard(db, { ...ids, ...asRemembered }),
-      ...spendStatements(db, redemption, reward),
+    const { readBack, stored } = await namedBatch(db, {
+      guard: rememberedRewardGuard(db, { ...ids, ...asRemembered }),
+      spend: spendStatements(db, redemption, reward),
       // The reward is as remembered (the guard), so only the row is read back.
-      redemptionRowById(db, { tenantId: tenant.id, id: ids.redemptionId }),
-      ...(completion ? [completion] : []),
-    ]);
-    if (stored) response?.settle(stored);
-    return await settled(ctx, [rows, [reward], []], ids.mirrorOperationId);
+      readBack: redemptionRowById(db, { tenantId: tenant.id, id: ids.redemptionId }),
+      stored: completion,
+    });
+    response?.settle(stored);
+    return await settled(ctx, [readBack, [reward], []], ids.mirrorOperationId);
   } catch (error) {
     if (!isRedemptionRejected(error)) throw spendRefusal(error, reward.xpCost) ?? error;
     forgetReward(tenant.id, reward.id);
@@ -156,60 +156,54 @@ async function redeemRemembered(db: Database, ctx: OnchainContext, input: Create
  * makes it `initialized` (the XP reserved at once): the reward is delivered first, then the XP
  * burned, and the redemption completes or fails (refunded) with its settlement.
  */
-export async function redeemReward(
-  db: Database,
-  ctx: OnchainContext,
-  tenantId: string,
-  input: CreateRedemptionInput,
-  response?: ResponseWithWrite<RedemptionView>,
-): Promise<RedemptionView> {
+export async function redeemReward(ctx: ServiceContext, input: CreateRedemptionInput, response?: ResponseWithWrite<RedemptionView>): Promise<RedemptionView> {
+  const { db, tenantId } = ctx;
   const remembered = recallReward(tenantId, input.reward_id);
-  const fast = remembered && (await redeemRemembered(db, ctx, input, remembered, response));
+  const fast = remembered && (await redeemRemembered(ctx, input, remembered, response));
   if (fast) return fast;
-  const { reward, asset, wallet, customer, tenant } = await checkedReward(db, tenantId, input);
-  const redemption = newRedemption(tenantId, input.user_id, reward);
+  const { reward, asset, wallet, customer, tenant } = await checkedReward(ctx, input);
+  const now = isoNow(ctx.now());
+  const redemption = newRedemption(tenantId, input.user_id, reward, now);
   const { ids, row } = redemption;
   const delivery = asset && { operationId: newId('op') };
   // Off-chain, the response is rendered now from what was read and is written, and stored with the
   // write if the batch confirms it (completed at once, reward, customer and tenant unchanged).
   const details = !asset && tenant ? { reward, asset, customer, tenant } : undefined;
   if (details) rememberReward({ reward, tenant: details.tenant });
-  const trailing =
-    asset && delivery
-      ? deliveryOperation(db, { ...ids, operationId: delivery.operationId }, asset, reward, wallet?.address)
-      : details &&
+  try {
+    const { readBack, stored } = await namedBatch(db, {
+      guard: redemptionGuardStatement(db, ids),
+      spend: spendStatements(db, redemption, reward, delivery),
+      readBack: redemptionByIdReads(db, { tenantId, id: ids.redemptionId }),
+      // At most one of the two: an onchain reward is delivered; an off-chain one's response is stored with the write.
+      delivery: asset && delivery && deliveryOperation(db, { ...ids, operationId: delivery.operationId }, asset, reward, wallet?.address, now),
+      stored:
+        details &&
         response?.statement(db, toRedemptionView({ ...row, status: 'completed', seq: null }, details), {
           completion: storedIfRedemptionShows,
           values: redemptionShown(ids.redemptionId, details),
-        });
-  try {
-    // The trailing statement is last, so the others keep their positions whether or not there is one.
-    const [, , , , , , rows, rewardRows, assetRows, last] = await db.batch([
-      redemptionGuardStatement(db, ids),
-      ...spendStatements(db, redemption, reward, delivery),
-      ...redemptionByIdReads(db, { tenantId, id: ids.redemptionId }),
-      ...(trailing ? [trailing] : []),
-    ]);
-    if (Array.isArray(last)) response?.settle(last);
-    return await settled(ctx, [rows, rewardRows, assetRows], delivery?.operationId ?? ids.mirrorOperationId);
+        }),
+    });
+    response?.settle(stored);
+    return await settled(ctx, readBack, delivery?.operationId ?? ids.mirrorOperationId);
   } catch (error) {
     const refusal = spendRefusal(error, reward.xpCost);
     if (refusal) throw refusal;
     if (isRedemptionRejected(error)) {
       // Something changed since the checks: run them again on fresh data for the precise answer.
-      await checkedReward(db, tenantId, input);
+      await checkedReward(ctx, input);
       throw new ApiError('CONFLICT', 'The customer or reward changed during the redemption; retry');
     }
     throw error;
   }
 }
 
-export async function getRedemption(db: Database, tenantId: string, id: string): Promise<RedemptionView> {
+export async function getRedemption({ db, tenantId }: ServiceContext, id: string): Promise<RedemptionView> {
   return view(await findRedemption(db, tenantId, id));
 }
 
 /** Newest first; filters `status`, `user_id`, `reward_id`. */
-export async function listRedemptions(db: Database, tenantId: string, query: RedemptionListQuery): Promise<Page<RedemptionView>> {
+export async function listRedemptions({ db, tenantId }: ServiceContext, query: RedemptionListQuery): Promise<Page<RedemptionView>> {
   const filters = { status: query.status, userId: query.user_id, rewardId: query.reward_id };
   const { items, total } = await listRedemptionRows(db, tenantId, filters, query);
   return pageOf(items.map(view), total, query);
@@ -221,34 +215,30 @@ export async function listRedemptions(db: Database, tenantId: string, query: Red
  * and the unit of stock. A unique index allows one refund per redemption, so two racing cancels
  * cannot both refund: the loser is rolled back and answered 409.
  */
-export async function cancelRedemption(db: Database, ctx: OnchainContext, tenantId: string, id: string): Promise<RedemptionView> {
+export async function cancelRedemption(ctx: ServiceContext, id: string): Promise<RedemptionView> {
+  const { db, tenantId } = ctx;
   const redemption = await findRedemptionRow(db, tenantId, id);
   if (!redemption) throw redemptionNotFound();
   assertRedemptionMove(redemption.status, 'canceled');
   const where = and(eq(redemptions.id, id), eq(redemptions.tenantId, tenantId), eq(redemptions.status, redemption.status));
   const refundId = newId('itx');
   const mirrorOperationId = newId('op');
+  const now = isoNow(ctx.now());
   try {
-    const [, , , , , ...read] = await db.batch([
-      db.update(redemptions).set({ status: 'canceled', updatedAt: isoNow() }).where(where),
-      ...ledgerEntryStatements(db, {
-        id: refundId,
-        mirrorOperationId,
-        tenantId,
-        userId: redemption.userId,
-        type: 'xp_redeem',
-        amount: redemption.xpSpent,
-        redemptionId: id,
-        notes: 'Refund: redemption canceled',
-      }),
-      stockChangeStatement(db, tenantId, redemption.rewardId, 1),
-      db.select({ status: internalTransactions.status }).from(internalTransactions).where(eq(internalTransactions.id, refundId)),
-      ...redemptionByIdReads(db, { tenantId, id }),
-    ]);
-    const [[refund], ...rows] = read;
+    const { refundStatus, readBack } = await namedBatch(db, {
+      cancel: db.update(redemptions).set({ status: 'canceled', updatedAt: now }).where(where),
+      refund: ledgerEntryStatements(
+        db,
+        { id: refundId, mirrorOperationId, tenantId, userId: redemption.userId, type: 'xp_redeem', amount: redemption.xpSpent, redemptionId: id, notes: 'Refund: redemption canceled' },
+        now,
+      ),
+      stock: stockChangeStatement(db, tenantId, redemption.rewardId, 1),
+      refundStatus: db.select({ status: internalTransactions.status }).from(internalTransactions).where(eq(internalTransactions.id, refundId)),
+      readBack: redemptionByIdReads(db, { tenantId, id }),
+    });
     // With an XP token the refund is minted back like any credit.
-    if (refund?.status === 'initialized') await enqueueOperations(ctx, [mirrorOperationId]);
-    return view(assembleRedemptions(rows)[0]);
+    if (refundStatus[0]?.status === 'initialized') await enqueueOperations(ctx.onchain, [mirrorOperationId]);
+    return view(assembleRedemptions(readBack)[0]);
   } catch (error) {
     if (isAlreadyRefunded(error)) throw new ApiError('INVALID_STATUS_TRANSITION', 'The redemption was already canceled or refunded');
     throw error;

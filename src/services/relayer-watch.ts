@@ -1,8 +1,7 @@
 import { ChainConfigError } from '../chain/chains';
-import type { OnchainContext } from '../chain/context';
 import { RelayerConfigError } from '../chain/relayer';
-import type { Database } from '../db/client';
 import { liftRaisedBudgets, recordRelayerBalance } from '../data/gas-budget';
+import type { RunContext } from './context';
 import { logEvent, reasonOf } from './settlement-log';
 
 /** A low relayer balance is logged at most this often per chain. */
@@ -17,14 +16,15 @@ export type RelayerWatchSummary = { chains: number; low: number; logged: number;
  * a smaller TENANT_DAILY_GAS_BUDGET than the one now configured get it back. Without a relayer
  * key or chains there is nothing to watch.
  */
-export async function watchRelayer(db: Database, ctx: OnchainContext, now = new Date()): Promise<RelayerWatchSummary> {
+export async function watchRelayer({ db, onchain, now: clock }: RunContext): Promise<RelayerWatchSummary> {
+  const now = clock();
   const summary: RelayerWatchSummary = { chains: 0, low: 0, logged: 0, errors: 0 };
-  await liftRaisedBudgets(db, ctx.dailyGasBudget);
+  await liftRaisedBudgets(db, onchain.dailyGasBudget);
   let address: `0x${string}`;
   let chainIds: number[];
   try {
-    address = ctx.relayer().address;
-    chainIds = [...ctx.chains().keys()];
+    address = onchain.relayer().address;
+    chainIds = [...onchain.chains().keys()];
   } catch (error) {
     if (error instanceof RelayerConfigError || error instanceof ChainConfigError) return summary;
     throw error;
@@ -33,9 +33,9 @@ export async function watchRelayer(db: Database, ctx: OnchainContext, now = new 
     chainIds.map(async (chainId) => {
       summary.chains += 1;
       try {
-        const balance = await ctx.client(chainId).getBalance({ address });
-        const logNow = await recordRelayerBalance(db, { chainId, address, balance, minimum: ctx.relayerMinBalance, now, quietMs: LOW_BALANCE_LOG_EVERY_MS });
-        if (balance < ctx.relayerMinBalance) summary.low += 1;
+        const balance = await onchain.client(chainId).getBalance({ address });
+        const logNow = await recordRelayerBalance(db, { chainId, address, balance, minimum: onchain.relayerMinBalance, now, quietMs: LOW_BALANCE_LOG_EVERY_MS });
+        if (balance < onchain.relayerMinBalance) summary.low += 1;
         if (!logNow) return;
         summary.logged += 1;
         logEvent('error', 'relayer balance is low: fund it before settlements stall', {
@@ -43,7 +43,7 @@ export async function watchRelayer(db: Database, ctx: OnchainContext, now = new 
           chain_id: chainId,
           relayer: address,
           balance_wei: String(balance),
-          minimum_wei: String(ctx.relayerMinBalance),
+          minimum_wei: String(onchain.relayerMinBalance),
         });
       } catch (error) {
         summary.errors += 1;

@@ -1,4 +1,3 @@
-import type { Database } from '../db/client';
 import {
   deleteUnredeemedReward,
   findReward,
@@ -15,6 +14,7 @@ import { pageOf, type Page, type PageParams } from '../lib/paging';
 import { isoNow } from '../lib/time';
 import type { CreateRewardInput, RewardListQuery, RewardView, UpdateRewardInput } from '../schemas/reward';
 import { toRewardView } from '../views/reward';
+import type { ServiceContext } from './context';
 
 const rewardNotFound = () => ApiError.notFound('Reward');
 
@@ -28,23 +28,23 @@ function assertReferences(found: { tierFound: boolean; assetFound: boolean }): v
 }
 
 /** Portal list: newest first, optionally one status. */
-export async function listRewards(db: Database, tenantId: string, query: RewardListQuery): Promise<Page<RewardView>> {
+export async function listRewards({ db, tenantId }: ServiceContext, query: RewardListQuery): Promise<Page<RewardView>> {
   const { rows, total } = await listRewardRows(db, tenantId, query);
   return pageOf(rows.map(toRewardView), total, query);
 }
 
 /** Gateway list: what a tenant's customers can be offered, i.e. active rewards only. */
-export async function listActiveRewards(db: Database, tenantId: string, params: PageParams): Promise<Page<RewardView>> {
-  return listRewards(db, tenantId, { ...params, status: 'active' });
+export async function listActiveRewards(ctx: ServiceContext, params: PageParams): Promise<Page<RewardView>> {
+  return listRewards(ctx, { ...params, status: 'active' });
 }
 
-export async function getReward(db: Database, tenantId: string, id: string): Promise<RewardView> {
+export async function getReward({ db, tenantId }: ServiceContext, id: string): Promise<RewardView> {
   const reward = await findReward(db, tenantId, id);
   if (!reward) throw rewardNotFound();
   return toRewardView(reward);
 }
 
-export async function createReward(db: Database, tenantId: string, input: CreateRewardInput): Promise<RewardView> {
+export async function createReward({ db, tenantId }: ServiceContext, input: CreateRewardInput): Promise<RewardView> {
   assertReferences(await findRewardAndReferences(db, tenantId, { minTierId: input.min_tier_id, onchainAssetId: input.onchain_asset_id }));
   const reward = await insertReward(db, {
     id: newId('rwd'),
@@ -62,7 +62,7 @@ export async function createReward(db: Database, tenantId: string, input: Create
 }
 
 /** PATCH semantics: only the fields sent change; `null` clears a nullable field (stock null = unlimited). */
-export async function updateReward(db: Database, tenantId: string, id: string, input: UpdateRewardInput): Promise<RewardView> {
+export async function updateReward({ db, tenantId, now }: ServiceContext, id: string, input: UpdateRewardInput): Promise<RewardView> {
   const found = await findRewardAndReferences(db, tenantId, { rewardId: id, minTierId: input.min_tier_id, onchainAssetId: input.onchain_asset_id });
   if (!found.reward) throw rewardNotFound();
   assertReferences(found);
@@ -76,7 +76,7 @@ export async function updateReward(db: Database, tenantId: string, id: string, i
     onchainAssetId: input.onchain_asset_id,
     stock: input.stock,
     metadata: input.metadata,
-    updatedAt: isoNow(),
+    updatedAt: isoNow(now()),
   };
   // A status move was checked against the status read above: it is written only if that still holds.
   const fromStatus = input.status === undefined ? undefined : found.reward.status;
@@ -92,7 +92,7 @@ export async function updateReward(db: Database, tenantId: string, id: string, i
  * Only a reward that was never redeemed can be deleted: redemptions (and the ledger entries that
  * name them) keep pointing at their reward. A redeemed one is archived instead.
  */
-export async function deleteReward(db: Database, tenantId: string, id: string): Promise<void> {
+export async function deleteReward({ db, tenantId }: ServiceContext, id: string): Promise<void> {
   const outcome = await deleteUnredeemedReward(db, tenantId, id);
   if (outcome === 'missing') throw rewardNotFound();
   if (outcome === 'redeemed') {

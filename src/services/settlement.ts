@@ -3,7 +3,6 @@ import { ChainConfigError, ChainUnavailableError } from '../chain/chains';
 import { OperationRejected, operationCall, type OperationCall } from '../chain/calls';
 import type { OnchainContext } from '../chain/context';
 import { RelayerConfigError } from '../chain/relayer';
-import type { Database } from '../db/client';
 import type { BlockchainTransaction, OnchainOperation } from '../db/schema';
 import { reserveGas } from '../data/gas-budget';
 import { broadcastStatements, failedStatements, releasedOperationsQuery, runBatch, succeededStatements } from '../data/settlement-outcomes';
@@ -11,6 +10,7 @@ import { assignNonce, loadOperation, markAttempt, recordAttempt, recordOperation
 import { MAX_OPERATION_ERRORS, retryDelaySeconds } from '../domain/settlement';
 import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
+import type { RunContext } from './context';
 import { logEvent, reasonOf } from './settlement-log';
 import { openingGate, openingMintAmount } from './xp-openings';
 
@@ -25,9 +25,9 @@ const ASSET_NOT_READY_SECONDS = 10;
  * Hands operations to the settlement queue. A failed send is logged, never thrown: the write it
  * follows has committed, and the receipts job re-enqueues operations left `queued`.
  */
-export async function enqueueOperations(ctx: OnchainContext, operationIds: readonly string[]): Promise<void> {
+export async function enqueueOperations(onchain: OnchainContext, operationIds: readonly string[]): Promise<void> {
   try {
-    await ctx.enqueue(operationIds);
+    await onchain.enqueue(operationIds);
   } catch (error) {
     logEvent('warn', 'settlement enqueue failed; the receipts job will re-enqueue', { operations: operationIds.length, reason: reasonOf(error) });
   }
@@ -37,15 +37,15 @@ export async function enqueueOperations(ctx: OnchainContext, operationIds: reado
 export type StoredAttempt = Pick<BlockchainTransaction, 'id' | 'attempt' | 'rawTransaction'>;
 
 /** Broadcasts stored bytes; "already known" or "nonce too low" mean the chain has them: the receipts job decides. */
-export async function broadcast(db: Database, ctx: OnchainContext, operation: OnchainOperation, attempt: StoredAttempt): Promise<void> {
+export async function broadcast({ db, onchain, now }: RunContext, operation: OnchainOperation, attempt: StoredAttempt): Promise<void> {
   try {
-    await ctx.client(operation.chainId).sendRawTransaction({ serializedTransaction: attempt.rawTransaction as Hex });
+    await onchain.client(operation.chainId).sendRawTransaction({ serializedTransaction: attempt.rawTransaction as Hex });
   } catch (error) {
     const reason = reasonOf(error);
     if (!/already known|nonce too low|already imported|known transaction/i.test(reason)) throw error;
   }
-  await markAttempt(db, attempt, 'submitted');
-  if (attempt.attempt === 1) await runBatch(db, broadcastStatements(db, operation));
+  await markAttempt(db, attempt, 'submitted', isoNow(now()));
+  if (attempt.attempt === 1) await runBatch(db, broadcastStatements(db, operation, isoNow(now())));
 }
 
 /**
@@ -55,10 +55,10 @@ export async function broadcast(db: Database, ctx: OnchainContext, operation: On
  * ceiling. A call that reverts in the estimate is sent anyway with the fallback (capped too): it is
  * mined as a failed receipt, consuming its nonce.
  */
-async function gasLimitFor(ctx: OnchainContext, loaded: LoadedOperation, call: OperationCall, relayer: Address): Promise<bigint> {
+async function gasLimitFor(onchain: OnchainContext, loaded: LoadedOperation, call: OperationCall, relayer: Address): Promise<bigint> {
   const { operation } = loaded;
-  const ceiling = ctx.maxGas[operation.kind];
-  const estimate = await ctx.client(operation.chainId).estimateGas({ account: relayer, to: call.to, data: call.data }).catch((error: unknown) => {
+  const ceiling = onchain.maxGas[operation.kind];
+  const estimate = await onchain.client(operation.chainId).estimateGas({ account: relayer, to: call.to, data: call.data }).catch((error: unknown) => {
     if (!/revert/i.test(reasonOf(error))) throw error;
     logEvent('warn', 'settlement call reverts in estimate; sending with fallback gas', { operation: operation.id, reason: reasonOf(error) });
     return undefined;
@@ -72,10 +72,10 @@ async function gasLimitFor(ctx: OnchainContext, loaded: LoadedOperation, call: O
 }
 
 /** Takes the operation's gas from its tenant's daily budget, once; refuses it when it does not fit. */
-async function reserveBudget(db: Database, ctx: OnchainContext, operation: OnchainOperation, gas: bigint): Promise<void> {
+async function reserveBudget({ db, onchain }: RunContext, operation: OnchainOperation, gas: bigint): Promise<void> {
   if (operation.gasReservation !== null || operation.nonce !== null) return;
-  if (!(await reserveGas(db, operation, gas, ctx.dailyGasBudget))) {
-    throw new OperationRejected(`the tenant's onchain gas budget for today (${ctx.dailyGasBudget} gas, TENANT_DAILY_GAS_BUDGET) is used up`);
+  if (!(await reserveGas(db, operation, gas, onchain.dailyGasBudget))) {
+    throw new OperationRejected(`the tenant's onchain gas budget for today (${onchain.dailyGasBudget} gas, TENANT_DAILY_GAS_BUDGET) is used up`);
   }
 }
 
@@ -84,51 +84,54 @@ async function reserveBudget(db: Database, ctx: OnchainContext, operation: Oncha
  * signed: the contract must be the tenant's (onchain_contracts), the gas within the kind's ceiling
  * and the tenant's daily budget; then the nonce is taken, once.
  */
-async function signAndSend(db: Database, ctx: OnchainContext, loaded: LoadedOperation): Promise<void> {
+async function signAndSend(ctx: RunContext, loaded: LoadedOperation): Promise<void> {
+  const { db, onchain } = ctx;
   const { operation, asset } = loaded;
   if (operation.kind !== 'deploy' && loaded.contractOwner !== operation.tenantId) {
     throw new OperationRejected(`the contract of asset ${asset.id} is not held by this tenant (another tenant registered it first)`);
   }
-  const client = ctx.client(operation.chainId);
-  const relayer = ctx.relayer();
+  const client = onchain.client(operation.chainId);
+  const relayer = onchain.relayer();
   const call = operationCall(operation, asset, relayer.address);
-  const gas = await gasLimitFor(ctx, loaded, call, relayer.address);
-  await reserveBudget(db, ctx, operation, gas);
+  const gas = await gasLimitFor(onchain, loaded, call, relayer.address);
+  await reserveBudget(ctx, operation, gas);
   const [chainNextNonce, genesis] = await Promise.all([
     client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }),
     client.getBlock({ blockNumber: 0n }),
   ]);
-  const nonce = await assignNonce(db, operation.id, operation.chainId, relayer.address, chainNextNonce, genesis.hash);
+  const nonce = await assignNonce(db, operation.id, { chainId: operation.chainId, relayer: relayer.address, chainNextNonce, genesisHash: genesis.hash }, isoNow(ctx.now()));
   const fees = await client.estimateFeesPerGas();
   const tx = { type: 'eip1559', chainId: operation.chainId, nonce, to: call.to, data: call.data, gas, value: 0n, ...fees } as const;
   const raw = await relayer.signTransaction(tx);
   const id = newId('btx');
   const contractAddress = operation.kind === 'deploy' ? getContractAddress({ from: relayer.address, nonce: BigInt(nonce) }) : undefined;
-  if (await recordAttempt(db, operation, { id, attempt: 1, hash: keccak256(raw), raw, from: relayer.address, to: call.to ?? null, data: call.data, nonce, gas, ...fees, contractAddress })) {
-    await broadcast(db, ctx, operation, { id, attempt: 1, rawTransaction: raw });
+  const signed = { id, attempt: 1, hash: keccak256(raw), raw, from: relayer.address, to: call.to ?? null, data: call.data, nonce, gas, ...fees, contractAddress };
+  if (await recordAttempt(db, operation, signed, isoNow(ctx.now()))) {
+    await broadcast(ctx, operation, { id, attempt: 1, rawTransaction: raw });
     return;
   }
   // Another consumer recorded the first attempt before us: send theirs, never a second signature.
   const first = (await loadOperation(db, operation.id))?.attempts[0];
   if (!first) throw new Error(`operation ${operation.id} lost its recorded attempt`);
-  await broadcast(db, ctx, operation, first);
+  await broadcast(ctx, operation, first);
 }
 
 /** Everything but an operation the chain can never carry out (configuration and RPC can be fixed) is worth retrying. */
 const isRetryable = (error: unknown) => !(error instanceof OperationRejected);
 
 /** Records a failed try; after too many, the operation is given up (failed, XP given back). */
-async function handleError(db: Database, loaded: LoadedOperation, error: unknown): Promise<SettleOutcome> {
+async function handleError({ db, now }: RunContext, loaded: LoadedOperation, error: unknown): Promise<SettleOutcome> {
   const { operation } = loaded;
   const reason = error instanceof ChainUnavailableError || error instanceof ChainConfigError || error instanceof RelayerConfigError
     ? error.message
     : `chain ${operation.chainId}: ${reasonOf(error)}`;
   const errorCount = operation.errorCount + 1;
   const delay = retryDelaySeconds(errorCount);
-  await recordOperationError(db, operation.id, reason, isoNow(new Date(Date.now() + delay * 1000)));
+  const at = now();
+  await recordOperationError(db, operation.id, reason, { retryAt: isoNow(new Date(at.getTime() + delay * 1000)), now: isoNow(at) });
   logEvent('error', 'settlement try failed', { operation: operation.id, chain: operation.chainId, errors: errorCount, reason });
   if (loaded.attempts.length === 0 && (errorCount >= MAX_OPERATION_ERRORS || !isRetryable(error))) {
-    await runBatch(db, failedStatements(db, operation, undefined, `given up: ${reason}`));
+    await runBatch(db, failedStatements(db, operation, undefined, `given up: ${reason}`, isoNow(at)));
     return DONE;
   }
   return { done: false, retryAfterSeconds: delay };
@@ -140,7 +143,8 @@ async function handleError(db: Database, loaded: LoadedOperation, error: unknown
  * new one takes its nonce in one atomic D1 step before it is signed, recorded, then sent. The
  * receipts job (services/settlement-receipts.ts) takes it from there.
  */
-export async function settleOperation(db: Database, ctx: OnchainContext, operationId: string): Promise<SettleOutcome> {
+export async function settleOperation(ctx: RunContext, operationId: string): Promise<SettleOutcome> {
+  const { db } = ctx;
   const loaded = await loadOperation(db, operationId);
   if (!loaded) {
     logEvent('warn', 'settlement message for an unknown operation', { operation: operationId });
@@ -151,33 +155,33 @@ export async function settleOperation(db: Database, ctx: OnchainContext, operati
   try {
     const latest = attempts.at(-1);
     if (latest) {
-      await broadcast(db, ctx, operation, latest);
+      await broadcast(ctx, operation, latest);
       return DONE;
     }
     if (operation.kind !== 'deploy' && asset.status === 'deploying') return { done: false, retryAfterSeconds: ASSET_NOT_READY_SECONDS };
     if (operation.kind !== 'deploy' && asset.status !== 'active') {
-      await runBatch(db, failedStatements(db, operation, undefined, `asset ${asset.id} is ${asset.status}`));
+      await runBatch(db, failedStatements(db, operation, undefined, `asset ${asset.id} is ${asset.status}`, isoNow(ctx.now())));
       return DONE;
     }
-    const gate = await openingGate(db, ctx, loaded);
+    const gate = await openingGate(ctx, loaded);
     if (!gate.ready) {
-      if (!gate.waiting) await runBatch(db, failedStatements(db, operation, undefined, gate.reason));
+      if (!gate.waiting) await runBatch(db, failedStatements(db, operation, undefined, gate.reason, isoNow(ctx.now())));
       return DONE;
     }
     if (operation.kind !== 'opening_mint') {
-      await signAndSend(db, ctx, loaded);
+      await signAndSend(ctx, loaded);
       return DONE;
     }
-    const amount = await openingMintAmount(db, ctx, loaded);
+    const amount = await openingMintAmount(ctx, loaded);
     if (amount === 0n) {
       // A registered token's wallet already held it all: nothing to send.
-      await runBatch(db, succeededStatements(db, operation, undefined));
-      await enqueueOperations(ctx, (await releasedOperationsQuery(db, operation.id)).map((row) => row.id));
+      await runBatch(db, succeededStatements(db, operation, undefined, isoNow(ctx.now())));
+      await enqueueOperations(ctx.onchain, (await releasedOperationsQuery(db, operation.id)).map((row) => row.id));
       return DONE;
     }
-    await signAndSend(db, ctx, { ...loaded, operation: { ...operation, amount: amount.toString() } });
+    await signAndSend(ctx, { ...loaded, operation: { ...operation, amount: amount.toString() } });
     return DONE;
   } catch (error) {
-    return handleError(db, loaded, error);
+    return handleError(ctx, loaded, error);
   }
 }

@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
 import { decryptSecret } from '../auth/secret-box';
-import type { Database } from '../db/client';
 import type { WebhookMessage } from '../env';
 import type { WebhookDeliveryStatus, WebhookEndpoint } from '../db/schema';
 import { findEndpoint, tenantHasEnabledEndpoint } from '../data/webhook-endpoints';
@@ -19,6 +18,7 @@ import { pageOf, type Page, type PageParams } from '../lib/paging';
 import { isoNow } from '../lib/time';
 import type { WebhookDeliveryView } from '../schemas/webhook';
 import { toWebhookDeliveryView } from '../views/webhook';
+import { forTenant, type RunContext, type ServiceContext } from './context';
 import { renderEventBody } from './webhook-events';
 import type { WebhookSettings } from './webhook-endpoints';
 
@@ -31,8 +31,8 @@ const SEND_BATCH = 100;
  * Hands due deliveries to the queue (all tenants', or one tenant's right after its write). The
  * claim marks them first, so a send that fails leaves them to the sweep after REQUEUE_AFTER_MS.
  */
-export async function enqueueDueDeliveries(db: Database, queue: WebhookQueue, options: { tenantId?: string; now?: Date } = {}): Promise<number> {
-  const now = options.now ?? new Date();
+export async function enqueueDueDeliveries({ db, now: clock }: RunContext, queue: WebhookQueue, options: { tenantId?: string } = {}): Promise<number> {
+  const now = clock();
   const ids = await claimDueDeliveries(db, {
     nowIso: isoNow(now),
     requeueBeforeIso: isoNow(new Date(now.getTime() - REQUEUE_AFTER_MS)),
@@ -50,8 +50,8 @@ export async function enqueueDueDeliveries(db: Database, queue: WebhookQueue, op
  * recorded to the queue at once instead of at the next minute cron. A tenant without an enabled
  * endpoint costs one remembered lookup a minute per isolate.
  */
-export async function enqueueAfterWrite(db: Database, queue: WebhookQueue, tenantId: string): Promise<void> {
-  if (await tenantHasEnabledEndpoint(db, tenantId)) await enqueueDueDeliveries(db, queue, { tenantId });
+export async function enqueueAfterWrite(ctx: ServiceContext, queue: WebhookQueue): Promise<void> {
+  if (await tenantHasEnabledEndpoint(ctx.db, ctx.tenantId)) await enqueueDueDeliveries(ctx, queue, { tenantId: ctx.tenantId });
 }
 
 /** The secrets that sign now: the current one, and the previous one until it expires. */
@@ -87,17 +87,19 @@ async function post(url: string, headers: Record<string, string>, body: string):
  * is left alone, so a message that arrives twice sends once. The event's body is rendered on the
  * first attempt and frozen: every later attempt and replay sends the same bytes.
  */
-export async function attemptDelivery(db: Database, settings: WebhookSettings, deliveryId: string, now = new Date()): Promise<WebhookDeliveryStatus | 'skipped'> {
+export async function attemptDelivery(ctx: RunContext, deliveryId: string, settings: WebhookSettings): Promise<WebhookDeliveryStatus | 'skipped'> {
+  const { db } = ctx;
+  const now = ctx.now();
   const leased = await leaseDelivery(db, deliveryId, isoNow(now), isoNow(new Date(now.getTime() + ATTEMPT_LEASE_MS)));
   if (!leased) return 'skipped';
   const { delivery, endpoint, event } = leased;
   const record = { deliveryId: delivery.id, endpointId: endpoint.id };
   const problem = endpoint.status === 'enabled' ? targetProblem(endpoint.url, settings.allowPrivateTargets) : 'Endpoint disabled';
   if (problem) {
-    await recordFailed(db, { ...record, statusCode: null, error: problem, nextAttemptAt: null });
+    await recordFailed(db, { ...record, statusCode: null, error: problem, failedAt: isoNow(now), nextAttemptAt: null });
     return 'failed';
   }
-  const body = event.payload ?? (await freezePayload(db, event.id, await renderEventBody(db, event)));
+  const body = event.payload ?? (await freezePayload(db, event.id, await renderEventBody(forTenant(ctx, event.tenantId), event)));
   const timestamp = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const signatures = (await signingSecrets(endpoint, settings.encryptionKey, now)).map((secret) => new Webhook(secret).sign(event.id, timestamp, body));
   const headers = {
@@ -117,18 +119,14 @@ export async function attemptDelivery(db: Database, settings: WebhookSettings, d
   await recordFailed(db, {
     ...record,
     ...outcome,
+    failedAt: isoNow(now),
     nextAttemptAt: delay === null ? null : isoNow(new Date(now.getTime() + delay * 1000)),
     disableReason: failedLongEnough(failingSince, now) ? `Disabled automatically at ${isoNow(now)}: every attempt failed since ${failingSince} (last: ${outcome.error})` : undefined,
   });
   return delay === null ? 'failed' : 'pending';
 }
 
-export async function listWebhookDeliveries(
-  db: Database,
-  tenantId: string,
-  endpointId: string,
-  params: PageParams & { status?: WebhookDeliveryStatus },
-): Promise<Page<WebhookDeliveryView>> {
+export async function listWebhookDeliveries({ db, tenantId }: ServiceContext, endpointId: string, params: PageParams & { status?: WebhookDeliveryStatus }): Promise<Page<WebhookDeliveryView>> {
   const [endpoint, { rows, total }] = await Promise.all([findEndpoint(db, tenantId, endpointId), findDeliveryPage(db, tenantId, endpointId, params)]);
   if (!endpoint) throw ApiError.notFound('Webhook endpoint');
   return pageOf(rows.map(toWebhookDeliveryView), total, params);
@@ -138,11 +136,11 @@ export async function listWebhookDeliveries(
  * Sends a delivery's event again now, with the same `webhook-id` and body (delivered or not). A
  * replay is one more attempt; if it fails, the schedule's remaining tries follow.
  */
-export async function replayWebhookDelivery(db: Database, queue: WebhookQueue, tenantId: string, endpointId: string, deliveryId: string) {
+export async function replayWebhookDelivery({ db, tenantId, now }: ServiceContext, { endpointId, deliveryId }: { endpointId: string; deliveryId: string }, queue: WebhookQueue) {
   const endpoint = await findEndpoint(db, tenantId, endpointId);
   if (!endpoint) throw ApiError.notFound('Webhook endpoint');
   if (endpoint.status !== 'enabled') throw new ApiError('CONFLICT', 'The endpoint is disabled: enable it before replaying its deliveries');
-  const delivery = await resetForReplay(db, tenantId, endpointId, deliveryId, isoNow());
+  const delivery = await resetForReplay(db, tenantId, endpointId, deliveryId, isoNow(now()));
   if (!delivery) throw ApiError.notFound('Webhook delivery');
   await queue.sendBatch([{ body: { deliveryId } }]);
   return toWebhookDeliveryView(delivery);

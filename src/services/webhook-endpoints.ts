@@ -1,6 +1,5 @@
 import { encryptSecret } from '../auth/secret-box';
 import type { Config } from '../config';
-import type { Database } from '../db/client';
 import {
   deleteEndpoint,
   findEndpoint,
@@ -17,6 +16,7 @@ import { pageOf, type Page, type PageParams } from '../lib/paging';
 import { isoNow } from '../lib/time';
 import type { CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointView } from '../schemas/webhook';
 import { toWebhookEndpointView } from '../views/webhook';
+import type { ServiceContext } from './context';
 
 /** What endpoint writes and deliveries need from the configuration. */
 export type WebhookSettings = { encryptionKey: string; allowPrivateTargets: boolean };
@@ -42,7 +42,7 @@ function checkedTarget(url: string, settings: WebhookSettings): string {
 const urlTaken = () => new ApiError('CONFLICT', 'Another enabled webhook endpoint of this tenant has this URL', { path: 'url' });
 
 /** Creates an enabled endpoint; its secret is answered here once and stored encrypted. */
-export async function createWebhookEndpoint(db: Database, settings: WebhookSettings, tenantId: string, input: CreateWebhookEndpointBody) {
+export async function createWebhookEndpoint({ db, tenantId }: ServiceContext, input: CreateWebhookEndpointBody, settings: WebhookSettings) {
   const url = checkedTarget(input.url, settings);
   const secret = newSigningSecret();
   const result = await insertEndpointWithinBound(db, {
@@ -60,12 +60,12 @@ export async function createWebhookEndpoint(db: Database, settings: WebhookSetti
   return { ...toWebhookEndpointView(result.endpoint), secret };
 }
 
-export async function listWebhookEndpoints(db: Database, tenantId: string, params: PageParams): Promise<Page<WebhookEndpointView>> {
+export async function listWebhookEndpoints({ db, tenantId }: ServiceContext, params: PageParams): Promise<Page<WebhookEndpointView>> {
   const { rows, total } = await findEndpointPage(db, tenantId, params);
   return pageOf(rows.map(toWebhookEndpointView), total, params);
 }
 
-export async function getWebhookEndpoint(db: Database, tenantId: string, id: string): Promise<WebhookEndpointView> {
+export async function getWebhookEndpoint({ db, tenantId }: ServiceContext, id: string): Promise<WebhookEndpointView> {
   const endpoint = await findEndpoint(db, tenantId, id);
   if (!endpoint) throw ApiError.notFound('Webhook endpoint');
   return toWebhookEndpointView(endpoint);
@@ -75,7 +75,7 @@ export async function getWebhookEndpoint(db: Database, tenantId: string, id: str
  * Enabling (again) clears why it was disabled and its failure streak: deliveries start afresh. An
  * endpoint may not become enabled with the URL of another enabled one (409 at `url`).
  */
-export async function updateWebhookEndpoint(db: Database, settings: WebhookSettings, tenantId: string, id: string, input: UpdateWebhookEndpointBody) {
+export async function updateWebhookEndpoint({ db, tenantId }: ServiceContext, id: string, input: UpdateWebhookEndpointBody, settings: WebhookSettings) {
   const result = await updateEndpointUnlessUrlTaken(db, tenantId, id, {
     url: input.url === undefined ? undefined : checkedTarget(input.url, settings),
     description: input.description,
@@ -88,7 +88,7 @@ export async function updateWebhookEndpoint(db: Database, settings: WebhookSetti
   return toWebhookEndpointView(result.endpoint);
 }
 
-export async function deleteWebhookEndpoint(db: Database, tenantId: string, id: string): Promise<void> {
+export async function deleteWebhookEndpoint({ db, tenantId }: ServiceContext, id: string): Promise<void> {
   if (!(await deleteEndpoint(db, tenantId, id))) throw ApiError.notFound('Webhook endpoint');
   forgetEndpointPresence(tenantId);
 }
@@ -97,7 +97,7 @@ export async function deleteWebhookEndpoint(db: Database, tenantId: string, id: 
  * A new signing secret, answered once. The one it replaces keeps signing beside it for 24 hours
  * (each request then carries both signatures), so a receiver can switch without losing events.
  */
-export async function rotateWebhookSecret(db: Database, settings: WebhookSettings, tenantId: string, id: string, now = new Date()) {
+export async function rotateWebhookSecret({ db, tenantId, now }: ServiceContext, id: string, settings: WebhookSettings) {
   const current = await findEndpoint(db, tenantId, id);
   if (!current) throw ApiError.notFound('Webhook endpoint');
   const secret = newSigningSecret();
@@ -110,7 +110,7 @@ export async function rotateWebhookSecret(db: Database, settings: WebhookSetting
     {
       secretCiphertext: await encryptSecret(settings.encryptionKey, secret),
       previousSecretCiphertext: current.secretCiphertext,
-      previousSecretExpiresAt: isoNow(new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS)),
+      previousSecretExpiresAt: isoNow(new Date(now().getTime() + PREVIOUS_SECRET_TTL_MS)),
     },
     current.secretCiphertext,
   );

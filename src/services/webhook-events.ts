@@ -1,16 +1,16 @@
-import type { Database } from '../db/client';
 import type { WebhookEvent, WebhookEventType } from '../db/schema';
 import { findBlockchainTransaction } from '../data/internal-transactions';
 import { ApiError } from '../lib/errors';
 import type { WebhookEventBody } from '../schemas/webhook-event';
 import { toBlockchainTransactionView } from '../views/internal-transaction';
+import type { ServiceContext } from './context';
 import { getCustomer } from './customers';
 import { getInternalTransaction } from './internal-transactions';
 import { getRedemption } from './redemptions';
 
-type ResourceLoader = (db: Database, tenantId: string, id: string) => Promise<unknown>;
+type ResourceLoader = (ctx: ServiceContext, id: string) => Promise<unknown>;
 
-async function getBlockchainTransaction(db: Database, tenantId: string, id: string) {
+async function getBlockchainTransaction({ db, tenantId }: ServiceContext, id: string) {
   const row = await findBlockchainTransaction(db, tenantId, id);
   if (!row) throw ApiError.notFound('Blockchain transaction');
   return toBlockchainTransactionView(row);
@@ -30,9 +30,9 @@ const loaders: Record<WebhookEventType, ResourceLoader> = {
   'onchain.transaction.failed': getBlockchainTransaction,
 };
 
-async function resourceOf(db: Database, event: WebhookEvent): Promise<unknown> {
+async function resourceOf(ctx: ServiceContext, event: WebhookEvent): Promise<unknown> {
   try {
-    return await loaders[event.type](db, event.tenantId, event.resourceId);
+    return await loaders[event.type](ctx, event.resourceId);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'NOT_FOUND') return null;
     throw error;
@@ -44,13 +44,13 @@ async function resourceOf(db: Database, event: WebhookEvent): Promise<unknown> {
  * when first rendered (normally within seconds of the change); `previous_attributes` are exact as
  * of the change itself, recorded by the trigger in its transaction.
  */
-export async function renderEventBody(db: Database, event: WebhookEvent): Promise<string> {
+export async function renderEventBody(ctx: ServiceContext, event: WebhookEvent): Promise<string> {
   const body: WebhookEventBody = {
     id: event.id,
     type: event.type,
     created_at: event.createdAt,
     tenant_id: event.tenantId,
-    data: { success: true, data: await resourceOf(db, event) },
+    data: { success: true, data: await resourceOf(ctx, event) },
     ...(event.previousAttributes === null ? {} : { previous_attributes: event.previousAttributes as Record<string, unknown> }),
   };
   return JSON.stringify(body);

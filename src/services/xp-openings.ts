@@ -1,6 +1,4 @@
 import { erc20Abi, getAddress } from 'viem';
-import type { OnchainContext } from '../chain/context';
-import type { Database } from '../db/client';
 import { XP_ASSET_KEY, type OnchainAsset } from '../db/schema';
 import {
   advanceOpening,
@@ -14,12 +12,14 @@ import {
   setOpeningAmount,
   waitForOpening,
 } from '../data/xp-openings';
+import { namedBatch } from '../data/named-batch';
 import type { LoadedOperation } from '../data/settlement';
 import { toBaseUnits } from '../domain/onchain-assets';
+import type { RunContext } from './context';
 import { logEvent, reasonOf } from './settlement-log';
 
 /**
- * An XP token added to a live program (docs/DECISIONS.md): when the token becomes active, every
+ * An XP token added to a live program (docs/decisions/0032-xp-token-added-to-live-program.md): when the token becomes active, every
  * customer's XP that it does not mirror is minted to their wallet (burned, when the chain holds
  * more), once, by the settlement pipeline, before any later debit of that customer is burned.
  */
@@ -33,13 +33,17 @@ const OPENING_TOKENS_PER_RUN = 20;
 export type OpeningSummary = { tokens: number; chunks: number; operations: number; completed: number; errors: number };
 
 /** One chunk of customers after the cursor: their openings and operations in one batch; true when it was the last. */
-async function openChunk(db: Database, ctx: OnchainContext, asset: OnchainAsset, summary: OpeningSummary): Promise<boolean> {
+async function openChunk({ db, onchain }: RunContext, asset: OnchainAsset, summary: OpeningSummary): Promise<boolean> {
   const next = await nextCustomers(db, asset, OPENING_CHUNK_SIZE);
   const last = next.length < OPENING_CHUNK_SIZE;
   const toSeq = next.at(-1)?.seq ?? asset.openingCursor ?? 0;
   const scope = { fromSeq: asset.openingCursor ?? 0, toSeq };
-  const [, , , queued] = await db.batch([...openingStatements(db, asset, scope), advanceOpening(db, asset, toSeq, last), queuedOpeningOperations(db, asset, scope)]);
-  await ctx.enqueue(queued.map((row) => row.id));
+  const { queued } = await namedBatch(db, {
+    openings: openingStatements(db, asset, scope),
+    cursor: advanceOpening(db, asset, toSeq, last),
+    queued: queuedOpeningOperations(db, asset, scope),
+  });
+  await onchain.enqueue(queued.map((row) => row.id));
   summary.chunks += 1;
   summary.operations += queued.length;
   asset.openingCursor = toSeq;
@@ -51,13 +55,13 @@ async function openChunk(db: Database, ctx: OnchainContext, asset: OnchainAsset,
  * OPENING_CHUNK_SIZE customers. A token that fails (its gas budget spent: the trigger refuses its
  * operations) is logged and tried again next run; the others go on.
  */
-export async function openXpTokens(db: Database, ctx: OnchainContext): Promise<OpeningSummary> {
+export async function openXpTokens(ctx: RunContext): Promise<OpeningSummary> {
   const summary: OpeningSummary = { tokens: 0, chunks: 0, operations: 0, completed: 0, errors: 0 };
-  for (const asset of await openingsDue(db, OPENING_TOKENS_PER_RUN)) {
+  for (const asset of await openingsDue(ctx.db, OPENING_TOKENS_PER_RUN)) {
     summary.tokens += 1;
     try {
       for (let chunk = 0; chunk < OPENING_CHUNKS_PER_RUN; chunk += 1) {
-        if (await openChunk(db, ctx, asset, summary)) {
+        if (await openChunk(ctx, asset, summary)) {
           summary.completed += 1;
           break;
         }
@@ -81,7 +85,7 @@ const READY: OpeningGate = { ready: true };
  * opened now (the same statements as the cron's, for one customer). A failed opening fails the burn
  * (its XP is given back); one on its way makes the burn wait for it.
  */
-export async function openingGate(db: Database, ctx: OnchainContext, loaded: LoadedOperation): Promise<OpeningGate> {
+export async function openingGate({ db, onchain }: RunContext, loaded: LoadedOperation): Promise<OpeningGate> {
   const { operation, asset } = loaded;
   if (operation.kind !== 'burn' || asset.key !== XP_ASSET_KEY || asset.openingEpoch === 0 || !operation.internalTransactionId) return READY;
   const userId = await customerOfEntry(db, operation.tenantId, operation.internalTransactionId);
@@ -89,8 +93,8 @@ export async function openingGate(db: Database, ctx: OnchainContext, loaded: Loa
   let opening = await openingOf(db, asset, userId);
   if (!opening && asset.openingCompletedAt === null) {
     const scope = { userId };
-    const [, , queued] = await db.batch([...openingStatements(db, asset, scope), queuedOpeningOperations(db, asset, scope)]);
-    await ctx.enqueue(queued.map((row) => row.id));
+    const { queued } = await namedBatch(db, { openings: openingStatements(db, asset, scope), queued: queuedOpeningOperations(db, asset, scope) });
+    await onchain.enqueue(queued.map((row) => row.id));
     opening = await openingOf(db, asset, userId);
   }
   if (!opening?.operationId || opening.status === 'succeeded') return READY;
@@ -107,13 +111,13 @@ export async function openingGate(db: Database, ctx: OnchainContext, loaded: Loa
  * counts toward the customer's XP). Written on the operation before it is signed; a redelivery
  * computes the same from the same block.
  */
-export async function openingMintAmount(db: Database, ctx: OnchainContext, loaded: LoadedOperation): Promise<bigint> {
+export async function openingMintAmount({ db, onchain }: RunContext, loaded: LoadedOperation): Promise<bigint> {
   const { operation, asset } = loaded;
   const current = BigInt(operation.amount ?? '0');
   if (asset.openingBlock === null || !asset.assetAddress || !operation.recipient) return current;
   const opening = await openingOfOperation(db, operation.id);
   if (opening?.epoch !== 1) return current;
-  const held = await ctx.client(operation.chainId).readContract({
+  const held = await onchain.client(operation.chainId).readContract({
     address: getAddress(asset.assetAddress),
     abi: erc20Abi,
     functionName: 'balanceOf',

@@ -11,7 +11,7 @@ export function toTenantBrief(tenant: Pick<Tenant, 'id' | 'name' | 'slug'>): Ten
 
 /**
  * The spec's user brief of a customer: all three fields are required strings, so a username or
- * email the customer does not have is "" (as on internal transactions, docs/DECISIONS.md).
+ * email the customer does not have is "" (as on internal transactions, docs/decisions/0009-internal-transaction-views.md).
  */
 export function toUserBrief(customer: Pick<Customer, 'id' | 'username' | 'email'>): UserBrief {
   return { id: customer.id, username: customer.username ?? '', email: customer.email ?? '' };

@@ -1,3 +1,4 @@
+import type { InternalTransactionDetails } from '../data/internal-transactions';
 import type { BlockchainTransaction, Customer, InternalTransaction, OnchainAsset, Tenant } from '../db/schema';
 import { toTenantBrief, toUserBrief } from './briefs';
 import type { BlockchainTransactionView, InternalTransactionView, OnchainAssetView } from '../schemas/internal-transaction';
@@ -52,12 +53,6 @@ export function toBlockchainTransactionView(tx: BlockchainTransaction): Blockcha
     txn_status: tx.txnStatus,
   };
 }
-
-export type InternalTransactionDetails = {
-  asset?: OnchainAsset;
-  reward?: { id: string; title: string };
-  blockchainTransactions: BlockchainTransaction[];
-};
 
 /** The spec's object; `reward` is filled only for redeem rows, null otherwise. */
 export function toInternalTransactionView(tx: InternalTransaction, details: InternalTransactionDetails): InternalTransactionView {

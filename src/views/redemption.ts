@@ -1,14 +1,7 @@
-import type { Customer, OnchainAsset, Redemption, Reward, Tenant } from '../db/schema';
+import type { RedemptionDetails } from '../data/redemptions';
+import type { Redemption } from '../db/schema';
 import type { RedemptionView } from '../schemas/redemption';
 import { toTenantBrief, toUserBrief } from './briefs';
-
-export type RedemptionDetails = {
-  reward: Reward;
-  /** The asset the reward delivers; undefined for an off-chain reward. */
-  asset: OnchainAsset | undefined;
-  customer: Pick<Customer, 'id' | 'username' | 'email'>;
-  tenant: Pick<Tenant, 'id' | 'name' | 'slug'>;
-};
 
 export function toRedemptionView(redemption: Redemption, { reward, asset, customer, tenant }: RedemptionDetails): RedemptionView {
   return {

@@ -1,5 +1,5 @@
 /**
- * The CMS's security headers (src/routes/cms, docs/DECISIONS.md "CMS headers"): the Worker runs
+ * The CMS's security headers (src/routes/cms, docs/decisions/0080-cms-headers-worker-first.md): the Worker runs
  * first for every request and puts them on every CMS page and file. The asset server is a fake
  * here (what it answers is wrangler's business, checked by the e2e suite against `wrangler dev`),
  * so these tests do not depend on whether this checkout built the CMS; one test goes through the

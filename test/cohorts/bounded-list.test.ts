@@ -181,7 +181,7 @@ describe('what keeping counts exact costs a write (beyond the same write without
 
 /**
  * Changes to the program (rules saved, a definition deleted) re-evaluate the cohorts they affect
- * over the tenant's customers in chunks, one bounded transaction each (migrations/0008): what the
+ * over the tenant's customers in chunks, one bounded transaction each (src/db/sql/cohort-recomputes.sql): what the
  * request leaves, the minute cron applies. Last: they change the world.
  */
 describe('what a program change costs at attack size', () => {

@@ -6,7 +6,8 @@ import { attributeValueEntrySchema } from '../../src/schemas/attribute';
 import { cohortSchema } from '../../src/schemas/cohort';
 import { customerSchema } from '../../src/schemas/customer';
 import { expectError, expectOk } from '../support/http';
-import { createCohort, defineAttribute, insertCustomer, insertTier, memberIds, rulesOf, setValues, tenantPath } from '../support/segments';
+import { insertTier } from '../support/rewards';
+import { createCohort, defineAttribute, insertCustomer, memberIds, rulesOf, setValues, tenantPath } from '../support/segments';
 import { addMember, createTenant, portalCall } from '../support/world';
 
 const planIsPro = rulesOf('and', { type: 'attribute', key: 'plan', op: 'eq', value: 'pro' });

@@ -10,7 +10,7 @@ import { defineAttribute, rulesOf, tenantPath, type PredicateInput } from '../su
 import { createTenant, db, portalCall, type TestTenant } from '../support/world';
 
 /**
- * Rule-size limits (docs/DECISIONS.md, Cohorts at scale): they bound what evaluating one cohort
+ * Rule-size limits (docs/decisions/0048-cohort-rule-limits.md): they bound what evaluating one cohort
  * for one customer costs, and so what every write costs to keep member counts exact. Past each,
  * a 422 names the field.
  */

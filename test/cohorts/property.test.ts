@@ -10,13 +10,14 @@ import { pageSchema } from '../../src/lib/paging';
 import { cohortSchema } from '../../src/schemas/cohort';
 import { customerSchema } from '../../src/schemas/customer';
 import { expectOk } from '../support/http';
-import { createCohort, defineAttribute, insertTier, tenantPath } from '../support/segments';
+import { insertTier } from '../support/rewards';
+import { createCohort, defineAttribute, tenantPath } from '../support/segments';
 import { createTenant, db, portalCall, type TestTenant } from '../support/world';
 import { matches, type AttributeTypeName, type AttributeValue, type MemoryCustomer, type MemoryPredicate, type MemoryRules, type MemoryWorld } from './evaluate';
 
 /**
  * Property: for generated customers, attribute values and rules, the members the API lists (the
- * memberships the database maintains, migrations/0004) are exactly those a straightforward
+ * memberships the database maintains, src/db/sql/cohort-membership.sql) are exactly those a straightforward
  * in-memory evaluation selects, and `member_count` equals their number: when the cohort is saved,
  * after each customer's fields and values change, and after customers are replaced. Small value
  * pools make ties and edge cases frequent.
@@ -112,7 +113,7 @@ async function store(generated: GeneratedCustomer[]): Promise<MemoryCustomer[]> 
     const insert = db()
       .insert(customers)
       .values({ id: row.id, tenantId: tenant.id, externalId: row.id, status: row.status, countryCode: row.country, xpBalance: row.xpBalance, lifetimeXp: row.lifetimeXp });
-    await db().batch([insert, ...valueWriteStatements(db(), tenant.id, row.id, writes)]);
+    await db().batch([insert, ...valueWriteStatements(db(), tenant.id, row.id, writes, new Date().toISOString())]);
   }
   return rows;
 }
@@ -128,7 +129,7 @@ async function mutate(stored: MemoryCustomer[], next: GeneratedCustomer[]): Prom
       .update(customers)
       .set({ status: row.status, countryCode: row.country, xpBalance: row.xpBalance, lifetimeXp: row.lifetimeXp })
       .where(eq(customers.id, row.id));
-    await db().batch([update, ...valueWriteStatements(db(), tenant.id, row.id, valueWrites(row.attributes))]);
+    await db().batch([update, ...valueWriteStatements(db(), tenant.id, row.id, valueWrites(row.attributes), new Date().toISOString())]);
   }
   return rows;
 }

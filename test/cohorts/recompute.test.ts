@@ -20,7 +20,7 @@ import { containsRules, seedCustomers, seeded } from './seed';
  * Defect 3, its last bound: a tier ladder change re-evaluated every cohort reading `tier` for every
  * customer in the band in one transaction (at 2,000 customers and 100 such cohorts, 3.7 million
  * rows read while every other tenant waited). It now runs in chunks, each its own transaction of
- * bounded size (migrations/0008): the request applies a budget of them, the minute cron the rest.
+ * bounded size (src/db/sql/cohort-recomputes.sql): the request applies a budget of them, the minute cron the rest.
  * Measured in D1 rows read per round trip (instrumentation of the real binding), never in time.
  */
 

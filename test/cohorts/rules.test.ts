@@ -8,13 +8,13 @@ import {
   createCohort,
   defineAttribute,
   insertCustomer,
-  insertTier,
   memberIds,
   rulesOf,
   setValues,
   tenantPath,
   type PredicateInput,
 } from '../support/segments';
+import { insertTier } from '../support/rewards';
 import { createTenant, portalCall, type TestTenant } from '../support/world';
 
 /**

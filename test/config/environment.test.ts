@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configOf } from '../../src/config';
 import type { Bindings } from '../../src/env';
 import { BASE, callWorker, expectError, expectOk, type JsonResponse } from '../support/http';
+import { errorLog } from '../support/logs';
 import { z } from 'zod';
 
 const SECRET_LOOKING = 'c2VjcmV0LXZhbHVlLXRoYXQtbXVzdC1uZXZlci1sZWFr';
@@ -88,6 +89,16 @@ describe('a missing or malformed variable', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('WALLET_MNEMONIC is malformed');
     expect(lines[0]).not.toContain(SECRET_LOOKING);
+  });
+
+  it("each 503 answer is logged with its request id, the X-Request-Id the partner quotes", async () => {
+    const logged = errorLog();
+    for (const [method, path] of routes) {
+      const res = await call({ API_KEY_ENCRYPTION_KEY: undefined }, method, path);
+      const requestId = expectError(res, 503, 'SERVICE_MISCONFIGURED').error.request_id;
+      expect(res.headers.get('x-request-id')).toBe(requestId);
+      expect(logged()).toContain(`"requestId":"${requestId}"`);
+    }
   });
 });
 

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { successFlagSchema } from '../../src/lib/envelope';
 import { pageSchema } from '../../src/lib/paging';
 import { customerSchema } from '../../src/schemas/customer';
+import { tierRuleSchema } from '../../src/schemas/tier';
 import { addXp, createCustomerViaApi, createTierViaApi } from '../support/customers';
 import { expectOk } from '../support/http';
+import { createCohort, memberIds, rulesOf } from '../support/segments';
+import { createEndpoint, eventsOf, newInbox } from '../support/webhooks';
 import { createTenant, createTestApiKey, gatewayCall, portalCall } from '../support/world';
 
 async function world() {
@@ -54,5 +57,26 @@ describe("the customer record's tier", () => {
 
     expectOk(await portalCall(tenant.owner, 'DELETE', `/api/v1/tenant/${tenant.id}/tiers/${gold.id}`), 200, successFlagSchema);
     expect((await read()).tier?.id).toBe(silver.id);
+  });
+
+  it('is one placement everywhere: among tiers of one threshold the first listed places the customer, in the record, in cohorts and in events', async () => {
+    const { tenant, customer, read } = await world();
+    await createTierViaApi(tenant.owner, tenant.id, 'Bronze', 0);
+    const twins = [await createTierViaApi(tenant.owner, tenant.id, 'Silver', 100), await createTierViaApi(tenant.owner, tenant.id, 'Argent', 100)];
+    await createTierViaApi(tenant.owner, tenant.id, 'Gold', 500);
+    // The tier list orders equal thresholds oldest first: the rule the placement follows (src/db/sql/tier-placement.sql).
+    const listed = expectOk(await portalCall(tenant.owner, 'GET', `/api/v1/tenant/${tenant.id}/tiers`), 200, pageSchema(tierRuleSchema));
+    const [placing, placingNone] = listed.items.filter((tier) => twins.some((twin) => twin.id === tier.id));
+    const cohortOf = (tierId = '') => createCohort(tenant.owner, tenant.id, rulesOf('and', { type: 'tier', op: 'eq', value: tierId }));
+    const [placingCohort, placingNoneCohort] = [await cohortOf(placing?.id), await cohortOf(placingNone?.id)];
+    await createEndpoint(tenant.owner, tenant.id, newInbox().url, ['customer.tier_changed']);
+
+    await addXp(tenant.id, customer.id, 150);
+    expect((await read()).tier).toEqual({ id: placing?.id, tier_name: placing?.tier_name });
+    expect(await memberIds(tenant.owner, tenant.id, placingCohort.id)).toEqual([customer.id]);
+    expect(await memberIds(tenant.owner, tenant.id, placingNoneCohort.id)).toEqual([]);
+    await addXp(tenant.id, customer.id, 400);
+    const previous = (await eventsOf(tenant.id)).map((event) => event.previousAttributes);
+    expect(previous.at(-1)).toEqual({ tier: { id: placing?.id, tier_name: placing?.tier_name } });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The API reference renders offline (docs/DECISIONS.md "API reference offline"): the page at
+ * The API reference renders offline (docs/decisions/0064-api-reference-offline.md): the page at
  * /api/v1/docs and every file it references come from this Worker (its [assets]), none from a CDN,
  * and what the bundle could fetch by itself at load is switched off by the page.
  */

@@ -43,7 +43,7 @@ describe('email addresses (format: email with zod\'s email pattern)', () => {
     'plainaddress', 'a@', '@example.com', 'a b@example.com', 'a@b..c', 'a@-b.com', 'a@b_c.com', '"quoted"@example.com', 'été@example.com', `${'a'.repeat(250)}@b.co`,
     // The issue's find (a local part of only a dot), dots where RFC 5321 has none, a label ending in "-" (zod's pattern alone lets it through, format: email does not).
     '.@o.V.1dwG9.V1.a8R0uxJ2-i', '.jane@example.com', 'jane.@example.com', 'jane..doe@example.com', 'jane@example-.com', 'jane@mail.example-',
-    // Deliberately refused though RFC 5321 allows them (docs/DECISIONS.md): rare local-part characters, IP literals, one-label domains.
+    // Deliberately refused though RFC 5321 allows them (docs/decisions/0039-one-email-rule.md): rare local-part characters, IP literals, one-label domains.
     'iptp*@2ol19w.x0wbk9me.io', 'jane@[192.0.2.1]', 'jane@localhost',
   ])(
     'refuses %s with 422 at email (customer, filter and invitation)',

@@ -73,7 +73,7 @@ describe('documented statuses', () => {
       }
       const limited = op.responses['429'];
       expect(limited?.description, where).toMatch(/RATE_LIMITED/);
-      expect(limited?.headers, where).toEqual({ 'Retry-After': expect.anything(), RateLimit: expect.anything(), 'RateLimit-Policy': expect.anything() });
+      expect(limited?.headers, where).toEqual({ 'Retry-After': expect.anything(), RateLimit: expect.anything(), 'RateLimit-Policy': expect.anything(), 'X-Request-Id': expect.anything() });
     }
   });
 

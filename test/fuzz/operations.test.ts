@@ -11,8 +11,8 @@ import { changedTables, snapshot } from './support/snapshot';
 import { judge, probeProblems, usesSignature } from './support/verdict';
 
 /**
- * Schema-driven fuzzing of every operation of the served OpenAPI document (docs/DECISIONS.md
- * "Fuzzing"): valid and invalid requests generated from the document's JSON Schemas, real ids of
+ * Schema-driven fuzzing of every operation of the served OpenAPI document
+ * (docs/decisions/0051-fuzzing.md): valid and invalid requests generated from the document's JSON Schemas, real ids of
  * one seeded world substituted with some probability, sent through the Worker on both surfaces.
  * Each response must be documented for its status and match the document and the route's zod
  * schema; an invalid request must be refused with a 4xx envelope; a refused write must store nothing.

@@ -62,7 +62,7 @@ const values = (field: string, inside: boolean) => at(field).filter((probe) => p
 
 function verdict(probe: Probe, status: number, errorAt?: string) {
   const payload = errorAt
-    ? { success: false, data: null, errors: [{ path: errorAt, message: 'Invalid' }], message: 'Invalid', error: { code: 'VALIDATION_FAILED', message: 'Invalid' } }
+    ? { success: false, data: null, errors: [{ path: errorAt, message: 'Invalid' }], message: 'Invalid', error: { code: 'VALIDATION_FAILED', message: 'Invalid', request_id: 'req_x' } }
     : { success: true, data: null };
   const response = { status, headers: new Headers({ 'content-type': 'application/json' }), body: payload, text: JSON.stringify(payload) };
   return probeProblems({ op, request: probe.request, response, changed: [], worldTenantId: 'ten_world', foreignIds: new Set(), signatureReused: false, resolve }, probe).join('\n');

@@ -129,7 +129,7 @@ describe('judge (the verdict on one exchange)', () => {
       resolve,
       ...overrides,
     });
-  const refusal = { success: false, data: null, errors: [{ path: 'name', message: 'Too small' }], message: 'Invalid', error: { code: 'VALIDATION_FAILED', message: 'Invalid' } };
+  const refusal = { success: false, data: null, errors: [{ path: 'name', message: 'Too small' }], message: 'Invalid', error: { code: 'VALIDATION_FAILED', message: 'Invalid', request_id: 'req_x' } };
 
   it('passes a documented response that matches its schemas', () => {
     expect(exchange(201, { success: true, data: null })).toEqual([]);

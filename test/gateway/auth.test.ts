@@ -12,7 +12,7 @@ import { internalTransactionSchema } from '../../src/schemas/internal-transactio
 import { unixSeconds } from '../../src/lib/time';
 import { call, expectError, expectOk, type JsonResponse } from '../support/http';
 import { errorLog } from '../support/logs';
-import { createTenant, createTestApiKey, db, portalCall, type TestApiKey } from '../support/world';
+import { createTenant, createTestApiKey, db, portalCall, services, type TestApiKey } from '../support/world';
 
 const TOLERANCE = Number(env.SIGNATURE_TOLERANCE_SECONDS);
 const TX_PATH = '/api/v1/gateway/internal-transactions';
@@ -231,8 +231,10 @@ describe('gateway authentication: signature', () => {
   it('fails a repeated identical request the same way', async () => {
     const { key } = await setup();
     const timestamp = String(unixSeconds());
-    const first = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, signedMethod: 'get' });
-    const second = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, signedMethod: 'get' });
+    // Identical down to the request id, which a failure's body names.
+    const headers = { 'X-Request-Id': 'repeat-1' };
+    const first = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, signedMethod: 'get', headers });
+    const second = await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, signedMethod: 'get', headers });
     expectDenied(first, 'Verb in the signing string is not uppercase');
     expectDenied(second, 'Verb in the signing string is not uppercase');
     expect(second.text).toBe(first.text);
@@ -243,7 +245,8 @@ describe('gateway authentication: key status and tenant', () => {
   it('fails the very next identical request after revocation through the portal, and every repeat', async () => {
     const { tenant, key } = await setup();
     const timestamp = String(unixSeconds());
-    const request = () => send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp });
+    // Identical down to the request id, which a failure's body names.
+    const request = () => send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, headers: { 'X-Request-Id': 'repeat-2' } });
     expectError(await request(), 404, 'NOT_FOUND');
     const revoked = await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/api-keys/${key.id}/revoke`);
     expect(expectOk(revoked, 200, apiKeySchema).status).toBe('revoked');
@@ -255,7 +258,7 @@ describe('gateway authentication: key status and tenant', () => {
   it('fails at once when only D1 knows of the revocation (another location), and the same way on retry', async () => {
     const { key } = await setup();
     const timestamp = String(unixSeconds());
-    const request = () => send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp });
+    const request = () => send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, headers: { 'X-Request-Id': 'repeat-3' } });
     expectError(await request(), 404, 'NOT_FOUND');
     await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
     const next = await request();
@@ -347,7 +350,7 @@ describe('gateway authentication: every route', () => {
       const body = route.body === undefined ? undefined : JSON.stringify(route.body);
       expectDenied(await send(key, route.method, path, { body, secret: other.secret }), 'Signature mismatch');
       expectDenied(await call(route.method, path, { body: route.body }), 'Missing X-Tenant-Key header');
-      await revokeApiKey(db(), env.KV, tenant.id, other.id);
+      await revokeApiKey(services(tenant.id), other.id, env.KV);
       expectDenied(await send(other, route.method, path, { body }), 'API key is revoked or expired');
     },
   );

@@ -6,7 +6,7 @@ import { newId } from '../../src/lib/ids';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { revokeApiKey } from '../../src/services/api-keys';
 import { expectError, expectOk } from '../support/http';
-import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
+import { createTenant, createTestApiKey, db, gatewayCall, services } from '../support/world';
 
 async function seedTransaction(tenantId: string, type: 'xp_earn' | 'xp_redeem' = 'xp_earn') {
   const userId = newId('cus');
@@ -77,7 +77,7 @@ describe('GET /gateway/internal-transactions/{id}', () => {
     // And through the service (D1 + KV):
     const key2 = await createTestApiKey(tenant.id);
     expectOk(await gatewayCall(key2, 'GET', path), 200, internalTransactionSchema);
-    await revokeApiKey(db(), env.KV, tenant.id, key2.id);
+    await revokeApiKey(services(tenant.id), key2.id, env.KV);
     expectError(await gatewayCall(key2, 'GET', path), 401, 'AUTH_INVALID_CREDENTIALS', /revoked/);
   });
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { GuardedD1, isReadOnlySql, type Guard } from '../../src/data/guarded-d1';
+import { isReadOnlySql, LeadingD1, type Leader } from '../../src/data/leading-d1';
 import { apiKeys, customers, internalTransactions } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { expectError } from '../support/http';
@@ -80,20 +80,20 @@ describe('gateway reads send no write', () => {
 });
 
 /** A guard that refuses or allows as told, in both forms, over the real test database. */
-function testGuard(allowed: boolean): Guard {
+function testGuard(allowed: boolean): Leader {
   const refusal = new Error('refused');
   return {
-    rollback: env.DB.prepare('INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ?2').bind('test', allowed ? 1 : 0),
-    check: env.DB.prepare('SELECT ?1 AS allowed').bind(allowed ? 1 : 0),
+    write: [env.DB.prepare('INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ?2').bind('test', allowed ? 1 : 0)],
+    read: env.DB.prepare('SELECT ?1 AS allowed').bind(allowed ? 1 : 0),
     refusedBy: (error) => String(error instanceof Error ? `${error.message} ${String(error.cause)}` : error).includes('api_key_not_active'),
     refusal: () => refusal,
   };
 }
 
-describe('GuardedD1: the guard takes the form the batch needs', () => {
+describe('LeadingD1: the guard takes the form the batch needs', () => {
   it('a refused batch that writes is rolled back whole (the rollback form)', async () => {
     const tenant = await createTenant();
-    const guarded = new GuardedD1(env.DB, testGuard(false));
+    const guarded = new LeadingD1(env.DB, testGuard(false));
     const id = newId('cus');
     const insert = guarded.binding.prepare('INSERT INTO customers (id, tenant_id, external_id, status) VALUES (?1, ?2, ?1, ?3)').bind(id, tenant.id, 'active');
     await expect(guarded.binding.batch([insert])).rejects.toThrow('refused');
@@ -102,21 +102,21 @@ describe('GuardedD1: the guard takes the form the batch needs', () => {
   });
 
   it('a refused batch that only reads throws the refusal instead of its results, and every later call too', async () => {
-    const guarded = new GuardedD1(env.DB, testGuard(false));
+    const guarded = new LeadingD1(env.DB, testGuard(false));
     await expect(guarded.binding.prepare('SELECT 42 AS answer').first()).rejects.toThrow('refused');
     await expect(guarded.confirm()).rejects.toThrow('refused');
-    expect(guarded.confirmed).toBe(false);
+    expect(guarded.state).not.toBe('confirmed');
   });
 
   it('an allowed guard is confirmed by the first batch, read or write, and rides no further batch', async () => {
-    const reading = new GuardedD1(env.DB, testGuard(true));
+    const reading = new LeadingD1(env.DB, testGuard(true));
     expect(await reading.binding.prepare('SELECT 42 AS answer').first('answer')).toBe(42);
-    expect(reading.confirmed).toBe(true);
-    const writing = new GuardedD1(env.DB, testGuard(true));
+    expect(reading.state).toBe('confirmed');
+    const writing = new LeadingD1(env.DB, testGuard(true));
     const tenant = await createTenant();
     const id = newId('cus');
     await writing.binding.prepare('INSERT INTO customers (id, tenant_id, external_id, status) VALUES (?1, ?2, ?1, ?3)').bind(id, tenant.id, 'active').run();
-    expect(writing.confirmed).toBe(true);
+    expect(writing.state).toBe('confirmed');
     expect(await db().select({ id: customers.id }).from(customers).where(eq(customers.id, id))).toEqual([{ id }]);
     await writing.confirm();
   });

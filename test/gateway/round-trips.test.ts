@@ -18,7 +18,7 @@ import { isCheckGuard, isGuard, isKeyRead, isLastUsed, isRollbackGuard, isSelect
 
 const app = createApp();
 const TX = '/api/v1/gateway/internal-transactions/itx_missing';
-/** The idempotency claim, and the statement storing the response with it (docs/DECISIONS.md "Write round trips"). */
+/** The idempotency claim, and the statement storing the response with it (docs/decisions/0060-write-round-trips.md). */
 const isClaim = (sql: string) => sql.startsWith('insert into "idempotency_records"');
 const isCompletion = (sql: string) => sql.startsWith('update "idempotency_records"');
 /**

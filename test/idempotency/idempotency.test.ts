@@ -148,6 +148,24 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
   });
 
+  it("a replayed failure keeps the first answer's error.request_id in its body, while its X-Request-Id header is the replay's own, as the document says", async () => {
+    const { key } = await setup();
+    const body = { user_id: 'cus_missing', type: 'xp_earn', amount: '5' };
+    const first = await earnWith(key, 'rid-1', body, { 'X-Request-Id': 'first-try.1' });
+    expect(expectError(first, 404, 'NOT_FOUND').error.request_id).toBe('first-try.1');
+    expect(first.headers.get('x-request-id')).toBe('first-try.1');
+    const replay = await earnWith(key, 'rid-1', body, { 'X-Request-Id': 'retry.2' });
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(expectError(replay, 404, 'NOT_FOUND').error.request_id).toBe('first-try.1');
+    expect(replay.headers.get('x-request-id')).toBe('retry.2');
+
+    const { doc } = await fetchDocument();
+    const envelope = doc.components.schemas.ErrorEnvelope as { properties: { error: { properties: { request_id: { description: string } } } } };
+    for (const description of [doc.components.headers?.RequestId?.description, envelope.properties.error.properties.request_id.description]) {
+      expect(description).toMatch(/replay.*first request/);
+    }
+  });
+
   it('answers 409 IDEMPOTENCY_KEY_IN_USE while the first request is in flight, without storing anything', async () => {
     const { tenant, key, userId } = await setup();
     const body = { user_id: userId, type: 'xp_earn', amount: '5' };
@@ -205,7 +223,7 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
     const original = originals[0]!;
     expectOk(original, 201, internalTransactionSchema);
     // The first batch D1 ran stored the response with the write: every other claim, rolled back
-    // with its write, found a finished record (docs/DECISIONS.md "Write round trips").
+    // with its write, found a finished record (docs/decisions/0060-write-round-trips.md).
     const others = responses.filter((res) => res !== original);
     expect(others).toHaveLength(49);
     for (const res of others) {

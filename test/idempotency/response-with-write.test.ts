@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/client';
 import { idempotencyRecords, onchainAssets } from '../../src/db/schema';
-import type { GatewayEnv } from '../../src/env';
+import type { GatewayEnv } from '../../src/app-env';
 import { newId } from '../../src/lib/ids';
 import { onError } from '../../src/middleware/errors';
 import { idempotency, responseWithWrite } from '../../src/middleware/idempotency';
@@ -16,8 +16,8 @@ import { createCustomer } from '../support/ledger';
 import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
 
 /**
- * A write that stores its response with its own batch (ResponseWithWrite, docs/DECISIONS.md "Write
- * round trips") answers exactly the bytes it stored, and a write whose view is only known after
+ * A write that stores its response with its own batch (ResponseWithWrite,
+ * docs/decisions/0060-write-round-trips.md) answers exactly the bytes it stored, and a write whose view is only known after
  * its batch has its response stored after, as before.
  */
 const XP = '/api/v1/gateway/xp';

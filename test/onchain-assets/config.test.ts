@@ -14,7 +14,7 @@ import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
 import { createOnchainAsset } from '../../src/services/onchain-assets';
 import { deployReference, fundedRelayer } from '../support/chain';
 import { BASE, callWorker, expectError, expectOk, type JsonResponse } from '../support/http';
-import { createTenant, db, type TestTenant } from '../support/world';
+import { createTenant, db, services, type TestTenant } from '../support/world';
 import { assetsPath } from './helpers';
 
 /**
@@ -48,7 +48,7 @@ describe('an unreachable chain RPC', () => {
   it('service: 422 at chain_id naming the chain, never its URL', async () => {
     const tenant = await createTenant();
     const ctx = onchainContext({ ...env, CHAINS: unreachableChains });
-    const error = await createOnchainAsset(db(), tenant.id, registerBody(), ctx).catch((e: unknown) => e);
+    const error = await createOnchainAsset(services(tenant.id, { onchain: ctx }), registerBody()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'chain_id', message: 'chain 31337 RPC is unreachable; try again later' }] });
     expect(await db().select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
@@ -70,7 +70,7 @@ describe('malformed CHAINS', () => {
     ['a non-http URL', '{"31337": "ws://127.0.0.1:8545"}'],
   ])('%s: 503 SERVICE_MISCONFIGURED naming CHAINS, on register and deploy', async (_name, chains) => {
     const tenant = await createTenant();
-    await expect(createOnchainAsset(db(), tenant.id, registerBody(), onchainContext({ ...env, CHAINS: chains }))).rejects.toBeInstanceOf(ChainConfigError);
+    await expect(createOnchainAsset(services(tenant.id, { onchain: onchainContext({ ...env, CHAINS: chains }) }), registerBody())).rejects.toBeInstanceOf(ChainConfigError);
     for (const body of [registerBody(), deployBody]) {
       const res = await callWithEnv({ CHAINS: chains }, tenant, body);
       expectError(res, 503, 'SERVICE_MISCONFIGURED', /^CHAINS /);
@@ -87,7 +87,7 @@ describe('the relayer key', () => {
       expectError(res, 503, 'SERVICE_MISCONFIGURED', /^RELAYER_PRIVATE_KEY /);
       expect(res.text).not.toContain('not-a-key');
     }
-    await expect(createOnchainAsset(db(), tenant.id, deployBody, onchainContext({ ...env, RELAYER_PRIVATE_KEY: undefined }))).rejects.toBeInstanceOf(RelayerConfigError);
+    await expect(createOnchainAsset(services(tenant.id, { onchain: onchainContext({ ...env, RELAYER_PRIVATE_KEY: undefined }) }), deployBody)).rejects.toBeInstanceOf(RelayerConfigError);
     expect(await db().select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
     expect(await db().select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenant.id))).toEqual([]);
   });
@@ -104,7 +104,7 @@ describe('deploy hands the operation to the settlement queue', () => {
     const tenant = await createTenant();
     const enqueued: string[] = [];
     const ctx: OnchainContext = { ...onchainContext(env), enqueue: async (ids) => void enqueued.push(...ids) };
-    const asset = await createOnchainAsset(db(), tenant.id, { ...deployBody, key: 'collectible' }, ctx);
+    const asset = await createOnchainAsset(services(tenant.id, { onchain: ctx }), { ...deployBody, key: 'collectible' });
     const operations = await db()
       .select()
       .from(onchainOperations)
@@ -116,7 +116,7 @@ describe('deploy hands the operation to the settlement queue', () => {
   it('answers the created asset even when the queue send fails (the cron re-enqueues the queued operation)', async () => {
     const tenant = await createTenant();
     const ctx: OnchainContext = { ...onchainContext(env), enqueue: () => Promise.reject(new Error('queue down')) };
-    const asset = await createOnchainAsset(db(), tenant.id, { ...deployBody, key: 'offline' }, ctx);
+    const asset = await createOnchainAsset(services(tenant.id, { onchain: ctx }), { ...deployBody, key: 'offline' });
     expect(asset.status).toBe('deploying');
     const [operation] = await db().select().from(onchainOperations).where(and(eq(onchainOperations.tenantId, tenant.id), eq(onchainOperations.onchainAssetId, asset.id!)));
     expect(operation).toMatchObject({ kind: 'deploy', status: 'queued' });

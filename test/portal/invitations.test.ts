@@ -9,7 +9,7 @@ import { addMember, createTenant, portalCall, type TestTenant } from '../support
 
 /**
  * Issue 9, defect 1: an invitation goes to whoever proves the invited email, and only the identity
- * provider's `email_verified` proves it (docs/DECISIONS.md, Identity and invitations).
+ * provider's `email_verified` proves it (docs/decisions/0035-identity-and-invitations.md).
  */
 
 const ME = '/api/v1/user/me';

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CLOCK_TOLERANCE_SECONDS, verifyPortalToken, type PortalTokenConfig } from '../../src/auth/jwt';
+import type { PortalTokenConfig } from '../../src/auth/claims';
+import { CLOCK_TOLERANCE_SECONDS, verifyPortalToken } from '../../src/auth/jwt';
 import { parseInlineJwks } from '../../src/auth/jwks';
 import { currentAccountSchema } from '../../src/schemas/account';
 import { expectOk } from '../support/http';

@@ -44,7 +44,7 @@ describe('redemption write guards', () => {
     const tenant = await createTenant();
     const userId = await customerWithXp(tenant.id, 10);
     const redemptionId = newId('red');
-    const refund = () => db().batch([...ledgerEntryStatements(db(), { id: newId('itx'), mirrorOperationId: newId('op'), tenantId: tenant.id, userId, type: 'xp_redeem', amount: 10, redemptionId })]);
+    const refund = () => db().batch([...ledgerEntryStatements(db(), { id: newId('itx'), mirrorOperationId: newId('op'), tenantId: tenant.id, userId, type: 'xp_redeem', amount: 10, redemptionId }, new Date().toISOString())]);
     await refund();
     const error = await refund().then(() => undefined, (err: unknown) => err);
     expect(isAlreadyRefunded(error)).toBe(true);

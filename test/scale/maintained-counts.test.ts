@@ -11,7 +11,7 @@ import { createTenant, createTestApiKey, gatewayCall, portalCall } from '../supp
 
 type Bucket = { subject: string; bucket: string; value: number };
 
-/** Every count migrations/0006 maintains, computed live from the rows (independently of the triggers). */
+/** Every count src/db/sql/list-positions-and-counts.sql maintains, computed live from the rows (independently of the triggers). */
 const LIVE_COUNTS = `
   SELECT 'customers' AS subject, 'all' AS bucket, count(*) AS value FROM customers WHERE tenant_id = ?1
   UNION ALL SELECT 'customers', 'status=' || status, count(*) FROM customers WHERE tenant_id = ?1 GROUP BY status

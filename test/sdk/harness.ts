@@ -45,6 +45,7 @@ export function portalSdk(token: string, options: { inject?: Parameters<typeof w
 /** A response in our failure envelope, as the Worker would answer it. */
 export function errorResponse(status: number, code: string, headers: Record<string, string> = {}): Response {
   const message = `injected ${code}`;
-  const body = { success: false, data: null, errors: [{ path: '', message }], message, error: { code, message } };
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  const requestId = 'req_injected';
+  const body = { success: false, data: null, errors: [{ path: '', message }], message, error: { code, message, request_id: requestId } };
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...headers } });
 }

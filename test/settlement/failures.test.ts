@@ -11,7 +11,7 @@ import { createCustomerViaApi } from '../support/customers';
 import { expectOk } from '../support/http';
 import { testKeys } from '../support/keys';
 import { deliver, operationIds, relayerEnv, runCron, settleAll } from '../support/settlement';
-import { createTenant, createTestApiKey, db, portalCall } from '../support/world';
+import { createTenant, createTestApiKey, db, portalCall, services } from '../support/world';
 
 const DEAD_RPC = 'http://127.0.0.1:9';
 let relayer: Awaited<ReturnType<typeof fundedRelayer>>;
@@ -93,7 +93,7 @@ describe('settlement failures: recorded, retried with backoff, never a stall or 
     const key = await createTestApiKey(tenant.id);
     const customer = await createCustomerViaApi(key);
     const broken = onchainContext({ ...env, SETTLEMENT_QUEUE: { send: () => Promise.reject(new Error('queue down')), sendBatch: () => Promise.reject(new Error('queue down')) } as unknown as Bindings['SETTLEMENT_QUEUE'] });
-    const tx = await earnXp(db(), broken, tenant.id, { userId: customer.id, type: 'xp_earn', amount: 5 });
+    const tx = await earnXp(services(tenant.id, { onchain: broken }), { userId: customer.id, type: 'xp_earn', amount: 5 });
     expect(tx.status).toBe('initialized');
     const [stranded] = await operationIds(['queued'], tenant.id);
     expect(stranded).toBeDefined();

@@ -6,12 +6,12 @@ import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onchainContext } from '../../src/chain/context';
 import { createDatabase } from '../../src/db/client';
 import { customers, internalTransactions, internalWallets, onchainOperations } from '../../src/db/schema';
 import type { Bindings } from '../../src/env';
 import { newId } from '../../src/lib/ids';
 import { reconciliationSchema } from '../../src/schemas/onchain-asset';
+import { runContext } from '../../src/services/context';
 import { OPENING_CHUNK_SIZE, OPENING_CHUNKS_PER_RUN, openXpTokens } from '../../src/services/xp-openings';
 import { countingD1, newCost } from '../cohorts/counting-d1';
 import { fundedRelayer, publicClientFor } from '../support/chain';
@@ -54,7 +54,7 @@ async function customersWithXp(tenantId: string) {
 /** One cron's worth of opening, counted statement by statement on the real binding. */
 async function measuredOpening() {
   const cost = newCost();
-  const summary = await openXpTokens(createDatabase(countingD1(env.DB, cost)), onchainContext(runEnv));
+  const summary = await openXpTokens(runContext(runEnv, { db: createDatabase(countingD1(env.DB, cost)) }));
   return { summary, cost };
 }
 

@@ -7,11 +7,11 @@ import { and, eq } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceContracts } from '../../src/chain/artifacts.generated';
-import { onchainContext } from '../../src/chain/context';
 import { onchainAssets, onchainOperations, xpTokenOpenings } from '../../src/db/schema';
 import type { Bindings } from '../../src/env';
 import { reconciliationSchema } from '../../src/schemas/onchain-asset';
 import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
+import { runContext } from '../../src/services/context';
 import { openXpTokens } from '../../src/services/xp-openings';
 import { balanceOf, deployReference, fundedRelayer, publicClientFor, walletClientFor } from '../support/chain';
 import { expectOk } from '../support/http';
@@ -97,7 +97,7 @@ describe('an XP token added to a live program', () => {
     const alice = await newCustomer(world);
     await earn(world, alice.id, 300);
     const xp = await deployedAsset(world, runEnv, xpToken);
-    await openXpTokens(db(), onchainContext(runEnv));
+    await openXpTokens(runContext(runEnv, { db: db() }));
     const opening = (await openingOperation(xp.id ?? '', alice.id))!;
     expect(opening).toMatchObject({ kind: 'opening_mint', status: 'queued', amount: '300' });
     await deliver(runEnv, [opening.id]); // signed and sent; its receipt is not followed yet
@@ -135,13 +135,13 @@ describe('an XP token added to a live program', () => {
     const alice = await newCustomer(world);
     await earn(world, alice.id, 70);
     const xp = await deployedAsset(world, runEnv, xpToken);
-    await openXpTokens(db(), onchainContext(runEnv));
+    await openXpTokens(runContext(runEnv, { db: db() }));
     const opening = (await openingOperation(xp.id ?? '', alice.id))!;
     await Promise.all([deliver(runEnv, [opening.id, opening.id]), deliver(runEnv, [opening.id])]);
     expect(await attemptsOf(opening.id)).toHaveLength(1);
     // The cursor as if the chunk's batch had never moved it: the same customers again.
     await db().update(onchainAssets).set({ openingCursor: 0, openingCompletedAt: null }).where(eq(onchainAssets.id, xp.id ?? ''));
-    await openXpTokens(db(), onchainContext(runEnv));
+    await openXpTokens(runContext(runEnv, { db: db() }));
     await deliver(runEnv, [opening.id]);
     await settleEverything(world, xp.id ?? '');
     expect(await openingsOf(xp.id ?? '')).toHaveLength(1);

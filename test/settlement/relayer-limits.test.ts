@@ -5,9 +5,9 @@
 import { and, eq } from 'drizzle-orm';
 import { parseEther, type Address, type Hex } from 'viem';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { onchainContext } from '../../src/chain/context';
 import { blockchainTransactions, onchainOperations, tenantGasUsage } from '../../src/db/schema';
 import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
+import { runContext } from '../../src/services/context';
 import { watchRelayer } from '../../src/services/relayer-watch';
 import { anvilRpc, fundedRelayer, publicClientFor, walletClientFor } from '../support/chain';
 import { callWorker, expectError, expectOk } from '../support/http';
@@ -201,12 +201,12 @@ describe("the relayer's balance", () => {
     expect(lowLines()).toHaveLength(1);
 
     // An hour later (the service's clock moved), once more.
-    const ctx = onchainContext(watched);
-    await watchRelayer(db(), ctx, new Date(Date.now() + 61 * 60 * 1000));
+    const later = (ms: number) => runContext(watched, { db: db(), now: () => new Date(Date.now() + ms) });
+    await watchRelayer(later(61 * 60 * 1000));
     expect(lowLines()).toHaveLength(2);
     // Funded above the threshold: nothing more is logged.
     await anvilRpc(31337, 'anvil_setBalance', [poor.address, `0x${parseEther('1').toString(16)}`]);
-    await watchRelayer(db(), ctx, new Date(Date.now() + 3 * 3600 * 1000));
+    await watchRelayer(later(3 * 3600 * 1000));
     expect(lowLines()).toHaveLength(2);
   });
 });

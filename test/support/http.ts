@@ -57,7 +57,11 @@ export function expectOk<T extends z.ZodType>(res: JsonResponse, status: number,
   return (parsed.data as { data: z.infer<T> }).data;
 }
 
-/** Asserts the failure envelope: status, code, `data: null`, at least one {path, message}. */
+/**
+ * Asserts the failure envelope: status, code, `data: null`, at least one {path, message}, and
+ * `error.request_id` equal to the `X-Request-Id` header (a replay's body is the first answer's,
+ * its id included, while the header names the replay: docs/decisions/0010-idempotency-keys.md).
+ */
 export function expectError(res: JsonResponse, status: number, code: ErrorCode, message?: string | RegExp) {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('content-type'), res.text).toMatch(/^application\/json/);
@@ -66,6 +70,8 @@ export function expectError(res: JsonResponse, status: number, code: ErrorCode, 
   const body = parsed.data!;
   expect(body.error.code, res.text).toBe(code);
   expect(body.message, res.text).toBe(body.error.message);
+  expect(body.error.request_id, res.text).not.toBe('');
+  if (res.headers.get('idempotent-replayed') !== 'true') expect(body.error.request_id, res.text).toBe(res.headers.get('x-request-id'));
   if (message !== undefined) expect(body.error.message, res.text).toMatch(message);
   return body;
 }

@@ -7,6 +7,7 @@ export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patc
 const responseSchema = z.looseObject({
   description: z.string(),
   content: z.record(z.string(), z.looseObject({ schema: z.looseObject({ $ref: z.string().optional() }) })).optional(),
+  headers: z.record(z.string(), z.unknown()).optional(),
 });
 const operationSchema = z.looseObject({
   operationId: z.string().optional(),
@@ -26,6 +27,7 @@ const documentSchema = z.looseObject({
   components: z.looseObject({
     schemas: z.record(z.string(), z.unknown()),
     securitySchemes: z.record(z.string(), z.looseObject({ type: z.string() })),
+    headers: z.record(z.string(), z.looseObject({ description: z.string() })).optional(),
   }),
 });
 export type OpenApiDocument = z.infer<typeof documentSchema>;

@@ -22,6 +22,7 @@ export async function insertReward(tenantId: string, values: Partial<typeof rewa
   return row;
 }
 
+/** A tier rule inserted through the data layer (rewards' tier gates, cohorts' tier predicates, redemption guards). */
 export async function insertTier(tenantId: string, tierName: string, minXpThreshold: number): Promise<string> {
   const id = newId('tier');
   await db().insert(tierRules).values({ id, tenantId, tierName, minXpThreshold });

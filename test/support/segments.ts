@@ -1,8 +1,7 @@
 import { expect } from 'vitest';
 import { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
-import { customers, tierRules, type AttributeType, type CustomerStatus } from '../../src/db/schema';
-import { newId } from '../../src/lib/ids';
+import { customers, type AttributeType, type CustomerStatus } from '../../src/db/schema';
 import { createCustomer } from './ledger';
 import { pageSchema } from '../../src/lib/paging';
 import { attributeCreatedSchema, attributeValueEntrySchema } from '../../src/schemas/attribute';
@@ -11,7 +10,7 @@ import { customerSchema } from '../../src/schemas/customer';
 import { expectOk } from './http';
 import { db, portalCall, type TestMember } from './world';
 
-/** Fixtures of the attribute and cohort tests (customers and tiers are not their subject). */
+/** Fixtures of the attribute and cohort tests (customers are not their subject; tiers: `insertTier` of ./rewards). */
 
 export type CustomerFixture = {
   status?: CustomerStatus;
@@ -26,12 +25,6 @@ export async function insertCustomer(tenantId: string, fixture: CustomerFixture 
   const xpBalance = fixture.xpBalance ?? 0;
   const lifetimeXp = fixture.lifetimeXp ?? xpBalance;
   if (xpBalance !== 0 || lifetimeXp !== 0) await db().update(customers).set({ xpBalance, lifetimeXp }).where(eq(customers.id, id));
-  return id;
-}
-
-export async function insertTier(tenantId: string, tierName: string, minXpThreshold: number): Promise<string> {
-  const id = newId('tier');
-  await db().insert(tierRules).values({ id, tenantId, tierName, minXpThreshold });
   return id;
 }
 

@@ -3,11 +3,17 @@ import { createDatabase } from '../../src/db/client';
 import { accounts, memberships, tenants, type Role } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { createApiKey } from '../../src/services/api-keys';
+import { forTenant, runContext, type RunContext, type ServiceContext } from '../../src/services/context';
 import { call } from './http';
 import { signFresh } from './signing';
 import { newIdentity, portalToken } from './tokens';
 
 export const db = () => createDatabase(env.DB);
+
+/** A services context for `tenantId` on the test database, as a request's (src/services/context.ts); `fields` replace its clock, onchain context, ... */
+export function services(tenantId: string, fields: Partial<RunContext> = {}): ServiceContext {
+  return { ...forTenant(runContext(env, { db: db() }), tenantId), ...fields };
+}
 
 export type TestMember = { accountId: string; sub: string; email: string; token: string; role: Role };
 export type TestTenant = { id: string; name: string; slug: string; owner: TestMember };
@@ -40,7 +46,7 @@ export async function addMember(tenantId: string, role: Role): Promise<TestMembe
 export type TestApiKey = { id: string; keyId: string; secret: string; tenantId: string };
 
 export async function createTestApiKey(tenantId: string, options: { expiresAt?: string } = {}): Promise<TestApiKey> {
-  const { record, secret } = await createApiKey(db(), env.KV, env.API_KEY_ENCRYPTION_KEY, tenantId, { name: 'test key', ...options });
+  const { record, secret } = await createApiKey(services(tenantId), { name: 'test key', ...options }, { kv: env.KV, encryptionKey: env.API_KEY_ENCRYPTION_KEY });
   return { id: record.id, keyId: record.key_id, secret, tenantId };
 }
 

@@ -48,7 +48,7 @@ describe('GET /tenant/{tenantId}/internal-transactions', () => {
     const w = await world();
     const data = expectOk(await portalCall(w.tenant.owner, 'GET', portalList(w.tenant.id, '?limit=2')), 200, listSchema);
     expect(data).toMatchObject({ total_count: 4, page: 1, limit: 2, total_pages: 2, has_next_page: true });
-    // Newest first is the order the ledger recorded them (docs/DECISIONS.md, "Lists at scale"): bob's
+    // Newest first is the order the ledger recorded them (docs/decisions/0053-lists-counts-and-analytics-at-scale.md): bob's
     // transaction was recorded last, though seeded with the same created_at as alice's first.
     const all = expectOk(await portalCall(w.tenant.owner, 'GET', portalList(w.tenant.id)), 200, listSchema);
     expect(all.items.map((item) => item.id)).toEqual([...w.bobIds, ...[...w.aliceIds].reverse()]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decryptSecret, encryptSecret } from '../../src/auth/secret-box';
-import { hmacHex, MALFORMED_SIGNATURE, reserializedBody, signatureFailure, signingString, signRequest, type SigningParts } from '../../src/auth/signature';
+import { hmacHex, MALFORMED_SIGNATURE, reserializedBody, sha256Hex, signatureFailure, signingString, signRequest, type SigningParts } from '../../src/auth/signature';
 import { testKeys } from '../support/keys';
 
 /** Pure parts of gateway authentication and of the API key secret box (no HTTP, no D1). */
@@ -20,6 +20,14 @@ describe('hmacHex (HMAC-SHA256, lowercase hex)', () => {
     expect(await hmacHex('sk_b', 'message')).not.toBe(a);
     expect(await hmacHex('sk_a', 'message!')).not.toBe(a);
     expect(await hmacHex('sk_a', 'message')).toBe(a);
+  });
+});
+
+describe('sha256Hex (the one SHA-256-to-hex of the Worker: idempotency fingerprints, token cache keys)', () => {
+  it('matches the FIPS 180-2 vectors, over the UTF-8 bytes', async () => {
+    expect(await sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await sha256Hex('é')).toBe('4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c');
   });
 });
 

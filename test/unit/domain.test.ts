@@ -336,7 +336,7 @@ describe('cohort rules', () => {
     expect(error.errors.map((e) => e.path)).toEqual(['rules.predicates.0.op', 'rules.predicates.1.key', 'rules.predicates.2.value', 'rules.predicates.3.value']);
   });
 
-  // dead_keys are maintained in SQL (migrations/0004), tested through the API in test/cohorts/rules.test.ts.
+  // dead_keys are maintained in SQL (src/db/sql/cohort-recomputes.sql), tested through the API in test/cohorts/rules.test.ts.
   it('at read time a dead key never matches', () => {
     const saved = rules({ type: 'attribute', key: 'plan', op: 'eq', value: 'pro' }, { type: 'attribute', key: 'age', op: 'gt', value: '3' });
     const withoutPlan = new Map([...definitions].filter(([key]) => key !== 'plan'));

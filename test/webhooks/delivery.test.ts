@@ -2,10 +2,14 @@ import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
 import { env } from 'cloudflare:test';
+import { configOf } from '../../src/config';
 import { webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhooks';
+import { DISABLE_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhooks';
 import { pageSchema } from '../../src/lib/paging';
 import { webhookDeliverySchema, webhookEndpointSchema } from '../../src/schemas/webhook';
+import { runContext } from '../../src/services/context';
+import { attemptDelivery } from '../../src/services/webhook-deliveries';
+import { webhookSettings } from '../../src/services/webhook-endpoints';
 import { createCustomerViaApi } from '../support/customers';
 import { callWorker, expectError, expectOk } from '../support/http';
 import { gatewayRequest } from '../support/race';
@@ -136,6 +140,26 @@ describe('webhook delivery', () => {
     await deliverWebhooks([delivery.id]);
     const got = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id, `/${endpoint.id}`)), 200, webhookEndpointSchema);
     expect(got).toMatchObject({ status: 'enabled', failing_since: null });
+  });
+
+  it("the three days are the service's clock: the streak starts at its first failure's time, and the endpoint is disabled three days after that", async () => {
+    const { endpoint, delivery } = await oneEvent('status=500');
+    const config = configOf({ ...env });
+    if (!config.ok) throw new Error('the test environment is misconfigured');
+    // A time no test reaches by accident: a stamp equal to it came from the service's clock.
+    const start = new Date('2031-05-04T03:02:01.123Z');
+    const attemptAt = async (offsetMs: number) => {
+      const now = new Date(start.getTime() + offsetMs);
+      await db().update(webhookDeliveries).set({ nextAttemptAt: now.toISOString() }).where(eq(webhookDeliveries.id, delivery.id));
+      await attemptDelivery(runContext(env, { db: db(), now: () => now }), delivery.id, webhookSettings(config.config));
+      const [row] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+      return row!;
+    };
+    expect(await attemptAt(0)).toMatchObject({ status: 'enabled', failingSince: start.toISOString() });
+    expect(await attemptAt(DISABLE_AFTER_MS - 1000)).toMatchObject({ status: 'enabled', failingSince: start.toISOString() });
+    const disabled = await attemptAt(DISABLE_AFTER_MS);
+    expect(disabled.status).toBe('disabled');
+    expect(disabled.disabledReason).toContain(`every attempt failed since ${start.toISOString()}`);
   });
 
   it('replay sends the same event again (same webhook-id and body, fresh signature)', async () => {

@@ -18,7 +18,7 @@ export const timestamps = {
 export const tenantId = () => text('tenant_id').notNull();
 
 /**
- * 1, 2, 3... per tenant in insertion order, set by a trigger on insert (migrations/0006) on tables
+ * 1, 2, 3... per tenant in insertion order, set by a trigger on insert (src/db/sql/list-positions-and-counts.sql) on tables
  * whose rows are never deleted, so page N of a newest-first list is a range of positions read
  * through an index, however deep (data/list-window.ts). Null only between the insert and its trigger.
  */

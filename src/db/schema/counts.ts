@@ -5,7 +5,7 @@ import { tenantId } from './columns';
 export const countSubjects = ['customers', 'internal_transactions', 'redemptions', 'active_fans', 'standing_redemptions'] as const;
 
 /**
- * Row counts of a tenant's large tables, kept by triggers (migrations/0006) in the same transaction
+ * Row counts of a tenant's large tables, kept by triggers (src/db/sql/list-positions-and-counts.sql) in the same transaction
  * as every insert and status change, so list totals and analytics read a few rows instead of
  * counting the tenant: `customers` by status, `internal_transactions` by type and status,
  * `redemptions` by status, `active_fans` by country, `standing_redemptions` by reward.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, sqliteTable, sqliteView, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { id, listPosition, tenantId, timestamps } from './columns';
 
 export const tierRules = sqliteTable(
@@ -19,6 +19,19 @@ export const tierRules = sqliteTable(
     index('tier_rules_tenant_threshold').on(t.tenantId, t.minXpThreshold),
   ],
 );
+
+/**
+ * Tier placement (view `tier_placements`, defined in src/db/sql/tier-placement.sql; drizzle-kit
+ * leaves it alone): the tier rules that place customers, one per threshold (the oldest of equal
+ * ones), each with the band of lifetime XP it places, up to `belowLifetimeXp` (null for the top).
+ */
+export const tierPlacements = sqliteView('tier_placements', {
+  tenantId: text('tenant_id').notNull(),
+  tierId: text('tier_id').notNull(),
+  tierName: text('tier_name').notNull(),
+  minXpThreshold: integer('min_xp_threshold').notNull(),
+  belowLifetimeXp: integer('below_lifetime_xp'),
+}).existing();
 
 export const rewardStatuses = ['draft', 'active', 'archived'] as const;
 

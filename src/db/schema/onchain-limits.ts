@@ -9,7 +9,7 @@ export const onchainContractOrigins = ['registered', 'deployed'] as const;
  * the platform deployed or a tenant registered, so a (chain, address) is one tenant's for good
  * (deleting the asset does not release it). Claimed by triggers on `onchain_assets` whenever an
  * address is set, and for a deploy when its transaction is signed (the address is known from the
- * relayer's nonce), so a contract is claimed before its code exists onchain (migrations/0013).
+ * relayer's nonce), so a contract is claimed before its code exists onchain (src/db/sql/onchain-ownership.sql).
  */
 export const onchainContracts = sqliteTable(
   'onchain_contracts',

@@ -41,7 +41,7 @@ export const onchainAssets = sqliteTable(
     indexedSupply: text('indexed_supply'),
     /**
      * An XP token's openings (db/schema/xp-openings.ts): how many times it became active (a trigger
-     * counts, migrations/0015), the list position (`seq`) of the last customer opened in this
+     * counts, src/db/sql/xp-token-openings.sql), the list position (`seq`) of the last customer opened in this
      * activation, and when every customer was. `openingBlock`: for a registered token, the block whose balances the first
      * opening takes as already held by customers' wallets.
      */

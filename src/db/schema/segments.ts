@@ -52,7 +52,7 @@ export const cohorts = sqliteTable(
 );
 
 /**
- * A cohort compiled for the SQL evaluator of migrations/0004 (view `cohort_matches`): its operator,
+ * A cohort compiled for the SQL evaluator (view `cohort_matches`, src/db/sql/cohort-evaluation.sql): its operator,
  * and what the triggers of that migration keep current in the same transaction as every write that
  * can change them. A narrow row, so that a count change never rewrites the cohort's rules. A cohort
  * without one (saved before migration 0003) is compiled on its first read.
@@ -76,7 +76,7 @@ export type PredicateStorage = (typeof predicateStorages)[number];
 export type PredicateOperand = { storage: PredicateStorage; text: string | null; number: number | null; list: (string | number)[] | null };
 
 /**
- * A cohort's rules compiled for the SQL evaluator (migrations/0004, view `cohort_matches`), one row
+ * A cohort's rules compiled for the SQL evaluator (view `cohort_matches`, src/db/sql/cohort-evaluation.sql), one row
  * per predicate. An attribute predicate keeps its operand under every attribute type it fits
  * (`forms`), and the columns `definition_id`, `storage` and `operand_*` hold the form of the key's
  * current definition (kept current by triggers on attribute_definitions; no definition or no
@@ -105,7 +105,7 @@ export const cohortPredicates = sqliteTable(
   ],
 );
 
-/** The customers a cohort matches now (maintained by migrations/0004); newest first by the second index. */
+/** The customers a cohort matches now (maintained by src/db/sql/cohort-membership.sql); newest first by the second index. */
 export const cohortMemberships = sqliteTable(
   'cohort_memberships',
   {
@@ -125,7 +125,7 @@ export const refreshCandidates = ['everyone', 'members', 'none'] as const;
 
 /**
  * Requests to re-evaluate one cohort, empty at rest: inserting a row runs the refresh (a trigger of
- * migrations/0008) and removes it. A write's request (no positions) brings the predicates' forms and
+ * src/db/sql/cohort-recomputes.sql) and removes it. A write's request (no positions) brings the predicates' forms and
  * `dead_keys` up to date and records a `cohort_recomputes` job; a chunk of that job (`from_seq` to
  * `to_seq`, customer list positions) re-evaluates those customers. The customers concerned are
  * `candidates`: `everyone`, `members` (a change that can only remove), or `none`; with a lifetime XP

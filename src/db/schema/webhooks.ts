@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { id, tenantId, timestamps } from './columns';
 
-/** What a tenant can subscribe to; the triggers of migrations/0011 record each of them. */
+/** What a tenant can subscribe to; the triggers of src/db/sql/webhook-outbox.sql record each of them. */
 export const webhookEventTypes = [
   'customer.created',
   'customer.status_changed',

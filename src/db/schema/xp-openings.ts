@@ -2,8 +2,8 @@ import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqli
 import { id, tenantId, timestamps } from './columns';
 
 /**
- * The opening of a customer's XP onto the tenant's XP token (docs/DECISIONS.md, "An XP token added
- * to a live program"): what the ledger held for the customer that the token did not mirror when the
+ * The opening of a customer's XP onto the tenant's XP token (docs/decisions/0032-xp-token-added-to-live-program.md):
+ * what the ledger held for the customer that the token did not mirror when the
  * token became active (`xp`, whole XP, negative when the chain holds more), and the operation that
  * mints (or burns) it. One per customer per activation of the token (`epoch`), so a chunk run twice
  * or raced by a customer's own debit never opens anyone twice.

@@ -3,7 +3,7 @@
  * The policy is the CMS's own: scripts, styles and images only from this origin, and only two
  * places to talk to, this origin (the API) and the environment's OpenID provider (discovery, the
  * code exchange and refresh-token renewals by fetch; silent renewal without a refresh token in a
- * hidden iframe). docs/DECISIONS.md "CMS headers" says why each directive is what it is.
+ * hidden iframe). docs/decisions/0081-cms-content-security-policy.md says why each directive is what it is.
  */
 
 /**

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { configOf } from '../../config';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { cmsHeaders, IMMUTABLE, isImmutableAsset, providerOrigin } from './headers';
 
 /** The API's own paths (and /api itself): never the CMS, even where no route matches. */

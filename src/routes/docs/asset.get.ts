@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
 import { docsFileNames } from './files';
 

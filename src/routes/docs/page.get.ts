@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { DOCS_FILES, DOCS_URL } from './files';
 
 /**

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { attributeValueEntrySchema, setAttributeValuesBodySchema } from '../../schemas/attribute';
 import { idempotencyHeaders, replayedResponseHeaders } from '../../schemas/idempotency';
 import { setCustomerAttributes } from '../../services/customer-attributes';
@@ -29,8 +29,7 @@ const route = createRoute({
 
 export function registerGatewayCustomerAttributesPut(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
-    const data = await setCustomerAttributes(c.get('db'), tenantId, c.req.valid('param').userId, c.req.valid('json'));
+    const data = await setCustomerAttributes(c.get('services'), c.req.valid('param').userId, c.req.valid('json'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { eligibilitySchema } from '../../schemas/tier';
 import { checkTierEligibility } from '../../services/tiers';
 import { customerTierParams } from './params';
@@ -23,9 +23,8 @@ const route = createRoute({
 
 export function registerGatewayCustomerEligibilityGet(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
     const { userId, tierId } = c.req.valid('param');
-    const data = await checkTierEligibility(c.get('db'), tenantId, userId, tierId);
+    const data = await checkTierEligibility(c.get('services'), { userId, tierId });
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { customerSchema } from '../../schemas/customer';
 import { getCustomer } from '../../services/customers';
 import { customerParams } from './params';
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export function registerGatewayCustomerGet(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
-    const data = await getCustomer(c.get('db'), tenantId, c.req.valid('param').userId);
+    const data = await getCustomer(c.get('services'), c.req.valid('param').userId);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { responseWithWrite } from '../../middleware/idempotency';
 import { customerSchema, upsertCustomerBodySchema } from '../../schemas/customer';
 import { idempotencyHeaders, replayedResponseHeaders } from '../../schemas/idempotency';
@@ -26,9 +26,8 @@ const route = createRoute({
 
 export function registerGatewayCustomersUpsert(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
     const responses = { created: responseWithWrite(c, 201), updated: responseWithWrite(c, 200) };
-    const { customer, created } = await upsertCustomer(c.get('db'), tenantId, c.req.valid('json'), c.get('config').WALLET_MNEMONIC, responses);
+    const { customer, created } = await upsertCustomer(c.get('services'), c.req.valid('json'), { walletMnemonic: c.get('config').WALLET_MNEMONIC, responses });
     return created ? c.json({ success: true as const, data: customer }, 201) : c.json({ success: true as const, data: customer }, 200);
   });
 }

@@ -1,9 +1,10 @@
-import { createRouter } from '../../lib/openapi';
-import type { GatewayEnv } from '../../env';
+import { createRouter } from '../openapi';
+import type { GatewayEnv } from '../../app-env';
 import { gatewayAuth } from '../../middleware/gateway-auth';
 import { idempotency } from '../../middleware/idempotency';
 import { dispatchWebhooksAfterWrites } from '../../middleware/webhook-dispatch';
 import { limitPerApiKeyAndTenant } from '../../middleware/rate-limit';
+import { provideServices } from '../../middleware/services';
 import { registerGatewayCustomerAttributesPut } from './customer-attributes.put';
 import { registerGatewayInternalTransactionGet } from './internal-transactions.get';
 import { registerGatewayInternalTransactionsList } from './internal-transactions.list';
@@ -29,6 +30,8 @@ export function gatewayApp() {
   // Every POST/PUT/PATCH/DELETE below runs at most once per X-Idempotency-Key.
   app.use('*', idempotency());
   app.use('*', dispatchWebhooksAfterWrites<GatewayEnv>((c) => c.get('gatewayAuth').tenantId));
+  // Last: the services' context takes the request's database as the key guard and the claim left it.
+  app.use('*', provideServices<GatewayEnv>((c) => c.get('gatewayAuth').tenantId));
   registerGatewayInternalTransactionGet(app);
   registerGatewayInternalTransactionsList(app);
   registerGatewayXpCreate(app);

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { internalTransactionSchema } from '../../schemas/internal-transaction';
 import { getInternalTransaction } from '../../services/internal-transactions';
 import { internalTransactionParams } from './params';
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export function registerGatewayInternalTransactionGet(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
-    const data = await getInternalTransaction(c.get('db'), tenantId, c.req.valid('param').internal_transaction_id);
+    const data = await getInternalTransaction(c.get('services'), c.req.valid('param').internal_transaction_id);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageSchema } from '../../lib/paging';
 import { internalTransactionListQuery, internalTransactionSchema } from '../../schemas/internal-transaction';
 import { listInternalTransactions } from '../../services/internal-transactions';
@@ -22,7 +22,7 @@ const route = createRoute({
 
 export function registerGatewayInternalTransactionsList(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const data = await listInternalTransactions(c.get('db'), c.get('gatewayAuth').tenantId, c.req.valid('query'));
+    const data = await listInternalTransactions(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { onchainContext } from '../../chain/context';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { responseWithWrite } from '../../middleware/idempotency';
 import { idempotencyHeaders, replayedResponseHeaders } from '../../schemas/idempotency';
 import { createRedemptionBodySchema, redemptionSchema } from '../../schemas/redemption';
@@ -26,8 +25,7 @@ const route = createRoute({
 
 export function registerGatewayRedemptionsCreate(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
-    const data = await redeemReward(c.get('db'), onchainContext(c.env), tenantId, c.req.valid('json'), responseWithWrite(c, 201));
+    const data = await redeemReward(c.get('services'), c.req.valid('json'), responseWithWrite(c, 201));
     return c.json({ success: true as const, data }, 201);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { redemptionSchema } from '../../schemas/redemption';
 import { getRedemption } from '../../services/redemptions';
 import { redemptionParams } from './params';
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export function registerGatewayRedemptionsGet(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
-    const data = await getRedemption(c.get('db'), tenantId, c.req.valid('param').redemption_id);
+    const data = await getRedemption(c.get('services'), c.req.valid('param').redemption_id);
     return c.json({ success: true as const, data }, 200);
   });
 }

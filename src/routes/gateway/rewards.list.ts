@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageQuery, pageSchema } from '../../lib/paging';
 import { rewardSchema } from '../../schemas/reward';
 import { listActiveRewards } from '../../services/rewards';
@@ -23,8 +23,7 @@ const route = createRoute({
 
 export function registerGatewayRewardsList(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
-    const data = await listActiveRewards(c.get('db'), tenantId, c.req.valid('query'));
+    const data = await listActiveRewards(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageSchema } from '../../lib/paging';
 import { tierListQuery, tierRuleSchema } from '../../schemas/tier';
 import { listTiers } from '../../services/tiers';
@@ -23,8 +23,7 @@ const route = createRoute({
 
 export function registerGatewayTiersList(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
-    const data = await listTiers(c.get('db'), tenantId, c.req.valid('query'));
+    const data = await listTiers(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { onchainContext } from '../../chain/context';
-import type { GatewayEnv } from '../../env';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import type { GatewayEnv } from '../../app-env';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { responseWithWrite } from '../../middleware/idempotency';
 import { idempotencyHeaders, replayedResponseHeaders } from '../../schemas/idempotency';
 import { internalTransactionSchema } from '../../schemas/internal-transaction';
@@ -26,10 +25,9 @@ const route = createRoute({
 
 export function registerGatewayXpCreate(app: OpenAPIHono<GatewayEnv>) {
   app.openapi(route, async (c) => {
-    const { tenantId } = c.get('gatewayAuth');
     const body = c.req.valid('json');
     const input = { userId: body.user_id, type: body.type, amount: body.amount, notes: body.notes, metadata: body.metadata };
-    const data = await earnXp(c.get('db'), onchainContext(c.env), tenantId, input, responseWithWrite(c, 201));
+    const data = await earnXp(c.get('services'), input, responseWithWrite(c, 201));
     return c.json({ success: true as const, data }, 201);
   });
 }

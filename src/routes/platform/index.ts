@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AccountEnv, AppEnv } from '../../env';
-import { createRouter } from '../../lib/openapi';
+import type { AccountEnv, AppEnv } from '../../app-env';
+import { createRouter } from '../openapi';
 import { registerInfo } from './info';
 import { registerSystemCmsConfig } from './system-cms-config.get';
 import { registerSystemMasterdata } from './system-masterdata.get';

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
-import { errorResponsesWithoutMisconfiguration, okResponse } from '../../lib/openapi';
+import type { AppEnv } from '../../app-env';
+import { errorResponsesWithoutMisconfiguration, okResponse } from '../openapi';
 
 export const SERVICE_NAME = 'loyalty-platform';
 export const SERVICE_VERSION = '1.0.0';

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import type { Config } from '../../config';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { cmsConfigSchema, type CmsConfigView } from '../../schemas/cms-config';
 
 /** What the CMS asks its provider for: the subject, a name to show and the email accounts are matched by. */

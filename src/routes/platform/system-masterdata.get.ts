@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { AppEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { masterdataSchema } from '../../schemas/masterdata';
 import { getMasterdata } from '../../services/masterdata';
 

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
-import type { AccountEnv } from '../../env';
+import type { AccountEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { createTenantBodySchema, tenantSchema } from '../../schemas/tenant';
 import { createTenant } from '../../services/tenants';
 import { portalSecurity } from '../portal/security';

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AccountEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { AccountEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { currentAccountSchema } from '../../schemas/account';
 import { getCurrentAccount } from '../../services/accounts';
 import { portalSecurity } from '../portal/security';

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { analyticsQuery, topCountriesSchema } from '../../schemas/analytics';
 import { topCountries } from '../../services/analytics';
 import { tenantParams } from './params';
@@ -23,8 +23,7 @@ const route = createRoute({
 
 export function registerAnalyticsTopCountries(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await topCountries(c.get('db'), tenant.id, c.req.valid('query'));
+    const data = await topCountries(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

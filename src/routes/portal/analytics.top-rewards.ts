@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { analyticsQuery, topRewardsSchema } from '../../schemas/analytics';
 import { topRewards } from '../../services/analytics';
 import { tenantParams } from './params';
@@ -23,8 +23,7 @@ const route = createRoute({
 
 export function registerAnalyticsTopRewards(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await topRewards(c.get('db'), tenant.id, c.req.valid('query'));
+    const data = await topRewards(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

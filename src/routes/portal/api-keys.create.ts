@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { MAX_ACTIVE_API_KEYS } from '../../domain/api-keys';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { createApiKeyBodySchema, createdApiKeySchema } from '../../schemas/api-key';
 import { createApiKey } from '../../services/api-keys';
 import { tenantParams } from './params';
@@ -25,15 +25,11 @@ const route = createRoute({
 
 export function registerApiKeysCreate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { account, tenant, role } = c.get('portalAuth');
+    const { account, role } = c.get('portalAuth');
     assertCan(role, 'manage_api_keys');
     const body = c.req.valid('json');
-    const { record, secret } = await createApiKey(c.get('db'), c.env.KV, c.get('config').API_KEY_ENCRYPTION_KEY, tenant.id, {
-      name: body.name,
-      label: body.label,
-      expiresAt: body.expires_at,
-      createdBy: account.id,
-    });
+    const input = { name: body.name, label: body.label, expiresAt: body.expires_at, createdBy: account.id };
+    const { record, secret } = await createApiKey(c.get('services'), input, { kv: c.env.KV, encryptionKey: c.get('config').API_KEY_ENCRYPTION_KEY });
     return c.json({ success: true as const, data: { ...record, secret } }, 201);
   });
 }

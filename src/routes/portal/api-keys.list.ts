@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { pageQuery, pageSchema } from '../../lib/paging';
 import { apiKeySchema, listApiKeysQuerySchema } from '../../schemas/api-key';
 import { listApiKeys } from '../../services/api-keys';
@@ -25,9 +25,9 @@ const route = createRoute({
 
 export function registerApiKeysList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'manage_api_keys');
-    const data = await listApiKeys(c.get('db'), tenant.id, c.req.valid('query'));
+    const data = await listApiKeys(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { apiKeySchema } from '../../schemas/api-key';
 import { revokeApiKey } from '../../services/api-keys';
 import { apiKeyParams } from './params';
@@ -27,9 +27,9 @@ const route = createRoute({
 
 export function registerApiKeysRevoke(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'manage_api_keys');
-    const data = await revokeApiKey(c.get('db'), c.env.KV, tenant.id, c.req.valid('param').id);
+    const data = await revokeApiKey(c.get('services'), c.req.valid('param').id, c.env.KV);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { assertCan } from '../../domain/permissions';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { successFlagSchema } from '../../lib/envelope';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { deleteAttributeDefinition } from '../../services/attributes';
 import { attributeParams } from './params';
 import { portalSecurity } from './security';
@@ -24,9 +24,9 @@ const route = createRoute({
 
 export function registerAttributesDelete(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    const data = await deleteAttributeDefinition(c.get('db'), tenant.id, c.req.valid('param').attributeId);
+    const data = await deleteAttributeDefinition(c.get('services'), c.req.valid('param').attributeId);
     return c.json({ success: true as const, data }, 200);
   });
 }

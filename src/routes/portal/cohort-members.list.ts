@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageQuery, pageSchema } from '../../lib/paging';
 import { recomputingResponseHeaders } from '../../schemas/cohort';
 import { customerSchema } from '../../schemas/customer';
@@ -25,7 +25,7 @@ const route = createRoute({
 
 export function registerCohortMembersList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const data = recomputableData(c, await listCohortMembers(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('param').cohortId, c.req.valid('query')));
+    const data = recomputableData(c, await listCohortMembers(c.get('services'), c.req.valid('param').cohortId, c.req.valid('query')));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { assertCan } from '../../domain/permissions';
-import type { PortalEnv } from '../../env';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { cohortSchema, createCohortBodySchema, recomputingResponseHeaders } from '../../schemas/cohort';
 import { createCohort } from '../../services/cohorts';
 import { tenantParams } from './params';
@@ -25,9 +25,9 @@ const route = createRoute({
 
 export function registerCohortsCreate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { account, tenant, role } = c.get('portalAuth');
+    const { account, role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    const data = recomputableData(c, await createCohort(c.get('db'), tenant.id, account.id, c.req.valid('json')));
+    const data = recomputableData(c, await createCohort(c.get('services'), { ...c.req.valid('json'), createdBy: account.id }));
     return c.json({ success: true as const, data }, 201);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { cohortSchema, recomputingResponseHeaders } from '../../schemas/cohort';
 import { getCohort } from '../../services/cohorts';
 import { cohortParams } from './params';
@@ -23,7 +23,7 @@ const route = createRoute({
 
 export function registerCohortsGet(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const data = recomputableData(c, await getCohort(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('param').cohortId));
+    const data = recomputableData(c, await getCohort(c.get('services'), c.req.valid('param').cohortId));
     return c.json({ success: true as const, data }, 200);
   });
 }

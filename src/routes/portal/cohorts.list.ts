@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageQuery, pageSchema } from '../../lib/paging';
 import { cohortSchema, recomputingResponseHeaders } from '../../schemas/cohort';
 import { listCohorts } from '../../services/cohorts';
@@ -24,7 +24,7 @@ const route = createRoute({
 
 export function registerCohortsList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const data = recomputableData(c, await listCohorts(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('query')));
+    const data = recomputableData(c, await listCohorts(c.get('services'), c.req.valid('query')));
     return c.json({ success: true as const, data }, 200);
   });
 }

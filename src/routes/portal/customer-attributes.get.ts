@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { attributeValueEntrySchema } from '../../schemas/attribute';
 import { getCustomerAttributes } from '../../services/customer-attributes';
 import { customerAttributeParams } from './params';
@@ -23,7 +23,7 @@ const route = createRoute({
 
 export function registerCustomerAttributesGet(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const data = await getCustomerAttributes(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('param').customer_id);
+    const data = await getCustomerAttributes(c.get('services'), c.req.valid('param').customer_id);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageQuery, pageSchema } from '../../lib/paging';
 import { customerAssetBalanceSchema } from '../../schemas/balance';
 import { listCustomerBalances } from '../../services/customer-balances';
@@ -24,8 +24,7 @@ const route = createRoute({
 
 export function registerCustomerBalancesList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await listCustomerBalances(c.get('db'), tenant.id, c.req.valid('param').userId, c.req.valid('query'));
+    const data = await listCustomerBalances(c.get('services'), c.req.valid('param').userId, c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { customerSchema } from '../../schemas/customer';
 import { getCustomer } from '../../services/customers';
 import { customerParams } from './params';
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export function registerCustomersGet(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await getCustomer(c.get('db'), tenant.id, c.req.valid('param').userId);
+    const data = await getCustomer(c.get('services'), c.req.valid('param').userId);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
 import { successFlagSchema } from '../../lib/envelope';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { customerStatusBodySchema } from '../../schemas/customer';
 import { changeCustomerStatus } from '../../services/customers';
 import { customerParams } from './params';
@@ -26,9 +26,9 @@ const route = createRoute({
 
 export function registerCustomersUpdate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    await changeCustomerStatus(c.get('db'), tenant.id, c.req.valid('param').userId, c.req.valid('json').status);
+    await changeCustomerStatus(c.get('services'), c.req.valid('param').userId, c.req.valid('json').status);
     return c.json({ success: true as const, data: { success: true as const } }, 200);
   });
 }

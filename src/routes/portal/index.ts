@@ -1,7 +1,8 @@
-import { createRouter } from '../../lib/openapi';
-import type { PortalEnv } from '../../env';
+import { createRouter } from '../openapi';
+import type { PortalEnv } from '../../app-env';
 import { authenticateMember, type Redispatch } from '../../middleware/portal-auth';
 import { limitPerAccount } from '../../middleware/rate-limit';
+import { provideServices } from '../../middleware/services';
 import { dispatchWebhooksAfterWrites } from '../../middleware/webhook-dispatch';
 import { requireWellFormedTenantId } from './params';
 import { registerPortalInternalTransactionGet } from './internal-transactions.get';
@@ -68,6 +69,8 @@ export function portalApp(redispatch: Redispatch) {
   // Counted per account once it is known a member: a non-member's 404 spends no budget.
   app.use('*', requireWellFormedTenantId, authenticateMember(redispatch), limitPerAccount());
   app.use('*', dispatchWebhooksAfterWrites<PortalEnv>((c) => c.get('portalAuth').tenant.id));
+  // Last: the services' context takes the request's database as the membership check left it.
+  app.use('*', provideServices<PortalEnv>((c) => c.get('portalAuth').tenant.id));
   registerMembersList(app);
   registerMembersCreate(app);
   registerMembersUpdate(app);

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { internalTransactionSchema } from '../../schemas/internal-transaction';
 import { getInternalTransaction } from '../../services/internal-transactions';
 import { internalTransactionParams } from './params';
@@ -23,7 +23,7 @@ const route = createRoute({
 export function registerPortalInternalTransactionGet(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
     const { tenant } = c.get('portalAuth');
-    const data = await getInternalTransaction(c.get('db'), tenant.id, c.req.valid('param').internal_transaction_id, { tenant });
+    const data = await getInternalTransaction(c.get('services'), c.req.valid('param').internal_transaction_id, { tenant });
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageSchema } from '../../lib/paging';
 import { internalTransactionListQuery, internalTransactionSchema } from '../../schemas/internal-transaction';
 import { listInternalTransactions } from '../../services/internal-transactions';
@@ -24,7 +24,7 @@ const route = createRoute({
 export function registerPortalInternalTransactionsList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
     const { tenant } = c.get('portalAuth');
-    const data = await listInternalTransactions(c.get('db'), tenant.id, c.req.valid('query'), { tenant });
+    const data = await listInternalTransactions(c.get('services'), c.req.valid('query'), { tenant });
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { inviteMemberBodySchema, memberSchema } from '../../schemas/member';
 import { inviteMember } from '../../services/members';
 import { tenantParams } from './params';
@@ -25,9 +25,9 @@ const route = createRoute({
 
 export function registerMembersCreate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { account, tenant, role } = c.get('portalAuth');
+    const { account, role } = c.get('portalAuth');
     assertCan(role, 'manage_members');
-    const data = await inviteMember(c.get('db'), tenant.id, { actor: { accountId: account.id, role }, ...c.req.valid('json') });
+    const data = await inviteMember(c.get('services'), { actor: { accountId: account.id, role }, ...c.req.valid('json') });
     return c.json({ success: true as const, data }, 201);
   });
 }

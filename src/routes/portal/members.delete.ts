@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { removeMember } from '../../services/members';
 import { memberParams } from './params';
 import { portalSecurity } from './security';
@@ -24,9 +24,9 @@ const route = createRoute({
 
 export function registerMembersDelete(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { account, tenant, role } = c.get('portalAuth');
+    const { account, role } = c.get('portalAuth');
     assertCan(role, 'manage_members');
-    await removeMember(c.get('db'), tenant.id, { actor: { accountId: account.id, role }, userId: c.req.valid('param').userId });
+    await removeMember(c.get('services'), { actor: { accountId: account.id, role }, userId: c.req.valid('param').userId });
     return c.json({ success: true as const, data: null }, 200);
   });
 }

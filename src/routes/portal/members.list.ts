@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageQuery, pageSchema } from '../../lib/paging';
 import { memberSchema } from '../../schemas/member';
 import { listMembers } from '../../services/members';
@@ -23,7 +23,7 @@ const route = createRoute({
 
 export function registerMembersList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const data = await listMembers(c.get('db'), c.get('portalAuth').tenant.id, c.req.valid('query'));
+    const data = await listMembers(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { changeMemberRoleBodySchema, memberSchema } from '../../schemas/member';
 import { changeMemberRole } from '../../services/members';
 import { memberParams } from './params';
@@ -24,10 +24,10 @@ const route = createRoute({
 
 export function registerMembersUpdate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { account, tenant, role } = c.get('portalAuth');
+    const { account, role } = c.get('portalAuth');
     assertCan(role, 'manage_members');
     const { userId } = c.req.valid('param');
-    const data = await changeMemberRole(c.get('db'), tenant.id, { actor: { accountId: account.id, role }, userId, role: c.req.valid('json').role });
+    const data = await changeMemberRole(c.get('services'), { actor: { accountId: account.id, role }, userId, role: c.req.valid('json').role });
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { onchainContext } from '../../chain/context';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { onchainAssetSchema } from '../../schemas/internal-transaction';
 import { createOnchainAssetBodySchema } from '../../schemas/onchain-asset';
 import { createOnchainAsset } from '../../services/onchain-assets';
@@ -32,9 +31,9 @@ const route = createRoute({
 
 export function registerOnchainAssetsCreate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'manage_onchain_assets');
-    const data = await createOnchainAsset(c.get('db'), tenant.id, c.req.valid('json'), onchainContext(c.env));
+    const data = await createOnchainAsset(c.get('services'), c.req.valid('json'));
     return c.json({ success: true as const, data }, 201);
   });
 }

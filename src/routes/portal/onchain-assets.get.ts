@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { onchainAssetSchema } from '../../schemas/internal-transaction';
 import { getOnchainAsset } from '../../services/onchain-assets';
 import { onchainAssetParams } from './params';
@@ -24,8 +24,7 @@ const route = createRoute({
 
 export function registerOnchainAssetsGet(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await getOnchainAsset(c.get('db'), tenant.id, c.req.valid('param').id);
+    const data = await getOnchainAsset(c.get('services'), c.req.valid('param').id);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { onchainContext } from '../../chain/context';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { reconciliationSchema } from '../../schemas/onchain-asset';
 import { reconcileOnchainAsset } from '../../services/reconciliation';
 import { onchainAssetParams } from './params';
@@ -30,8 +29,7 @@ const route = createRoute({
 
 export function registerOnchainAssetsReconciliation(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await reconcileOnchainAsset(c.get('db'), onchainContext(c.env), tenant.id, c.req.valid('param').id);
+    const data = await reconcileOnchainAsset(c.get('services'), c.req.valid('param').id);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { onchainAssetSchema } from '../../schemas/internal-transaction';
 import { updateOnchainAssetBodySchema } from '../../schemas/onchain-asset';
 import { updateOnchainAsset } from '../../services/onchain-assets';
@@ -26,9 +26,9 @@ const route = createRoute({
 
 export function registerOnchainAssetsUpdate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'manage_onchain_assets');
-    const data = await updateOnchainAsset(c.get('db'), tenant.id, c.req.valid('param').id, c.req.valid('json'));
+    const data = await updateOnchainAsset(c.get('services'), c.req.valid('param').id, c.req.valid('json'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
-import { fieldErrors } from '../../lib/openapi';
+import { fieldErrors } from '../openapi';
 import { pathId } from '../../schemas/common';
 
 /** The `{tenantId}` path segment of every portal route (membership is checked by authenticateMember). */

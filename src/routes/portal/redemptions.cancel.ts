@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { onchainContext } from '../../chain/context';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { redemptionSchema } from '../../schemas/redemption';
 import { cancelRedemption } from '../../services/redemptions';
 import { redemptionParams } from './params';
@@ -26,9 +25,9 @@ const route = createRoute({
 
 export function registerRedemptionsCancel(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    const data = await cancelRedemption(c.get('db'), onchainContext(c.env), tenant.id, c.req.valid('param').redemption_id);
+    const data = await cancelRedemption(c.get('services'), c.req.valid('param').redemption_id);
     return c.json({ success: true as const, data }, 200);
   });
 }

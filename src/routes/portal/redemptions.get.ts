@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { redemptionSchema } from '../../schemas/redemption';
 import { getRedemption } from '../../services/redemptions';
 import { redemptionParams } from './params';
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export function registerRedemptionsGet(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await getRedemption(c.get('db'), tenant.id, c.req.valid('param').redemption_id);
+    const data = await getRedemption(c.get('services'), c.req.valid('param').redemption_id);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageSchema } from '../../lib/paging';
 import { redemptionListQuery, redemptionSchema } from '../../schemas/redemption';
 import { listRedemptions } from '../../services/redemptions';
@@ -24,8 +24,7 @@ const route = createRoute({
 
 export function registerRedemptionsList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await listRedemptions(c.get('db'), tenant.id, c.req.valid('query'));
+    const data = await listRedemptions(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { createRewardBodySchema, rewardSchema } from '../../schemas/reward';
 import { createReward } from '../../services/rewards';
 import { tenantParams } from './params';
@@ -25,9 +25,9 @@ const route = createRoute({
 
 export function registerRewardsCreate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    const data = await createReward(c.get('db'), tenant.id, c.req.valid('json'));
+    const data = await createReward(c.get('services'), c.req.valid('json'));
     return c.json({ success: true as const, data }, 201);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { rewardSchema } from '../../schemas/reward';
 import { getReward } from '../../services/rewards';
 import { rewardParams } from './params';
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export function registerRewardsGet(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await getReward(c.get('db'), tenant.id, c.req.valid('param').rewardId);
+    const data = await getReward(c.get('services'), c.req.valid('param').rewardId);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, okResponse } from '../openapi';
 import { pageSchema } from '../../lib/paging';
 import { rewardListQuery, rewardSchema } from '../../schemas/reward';
 import { listRewards } from '../../services/rewards';
@@ -24,8 +24,7 @@ const route = createRoute({
 
 export function registerRewardsList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant } = c.get('portalAuth');
-    const data = await listRewards(c.get('db'), tenant.id, c.req.valid('query'));
+    const data = await listRewards(c.get('services'), c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

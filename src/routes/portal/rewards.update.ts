@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { rewardSchema, updateRewardBodySchema } from '../../schemas/reward';
 import { updateReward } from '../../services/rewards';
 import { rewardParams } from './params';
@@ -25,9 +25,9 @@ const route = createRoute({
 
 export function registerRewardsUpdate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    const data = await updateReward(c.get('db'), tenant.id, c.req.valid('param').rewardId, c.req.valid('json'));
+    const data = await updateReward(c.get('services'), c.req.valid('param').rewardId, c.req.valid('json'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
 import { successFlagSchema } from '../../lib/envelope';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { replaceTierBodySchema } from '../../schemas/tier';
 import { updateTier } from '../../services/tiers';
 import { tierParams } from './params';
@@ -25,9 +25,9 @@ const route = createRoute({
 
 export function registerTiersUpdate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
-    await updateTier(c.get('db'), tenant.id, c.req.valid('param').tierId, c.req.valid('json'));
+    await updateTier(c.get('services'), c.req.valid('param').tierId, c.req.valid('json'));
     return c.json({ success: true as const, data: { success: true as const } }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { pageQuery, pageSchema } from '../../lib/paging';
 import { listWebhookDeliveriesQuerySchema, webhookDeliverySchema } from '../../schemas/webhook';
 import { listWebhookDeliveries } from '../../services/webhook-deliveries';
@@ -26,9 +26,9 @@ const route = createRoute({
 
 export function registerWebhookDeliveriesList(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'manage_webhooks');
-    const data = await listWebhookDeliveries(c.get('db'), tenant.id, c.req.valid('param').id, c.req.valid('query'));
+    const data = await listWebhookDeliveries(c.get('services'), c.req.valid('param').id, c.req.valid('query'));
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { webhookDeliverySchema } from '../../schemas/webhook';
 import { replayWebhookDelivery } from '../../services/webhook-deliveries';
 import { webhookDeliveryParams } from './params';
@@ -25,10 +25,10 @@ const route = createRoute({
 
 export function registerWebhookDeliveriesReplay(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'manage_webhooks');
     const { id, deliveryId } = c.req.valid('param');
-    const data = await replayWebhookDelivery(c.get('db'), c.env.WEBHOOK_QUEUE, tenant.id, id, deliveryId);
+    const data = await replayWebhookDelivery(c.get('services'), { endpointId: id, deliveryId }, c.env.WEBHOOK_QUEUE);
     return c.json({ success: true as const, data }, 200);
   });
 }

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
 import { successFlagSchema } from '../../lib/envelope';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { deleteWebhookEndpoint } from '../../services/webhook-endpoints';
 import { webhookEndpointParams } from './params';
 import { portalSecurity } from './security';
@@ -24,9 +24,9 @@ const route = createRoute({
 
 export function registerWebhookEndpointsDelete(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'manage_webhooks');
-    await deleteWebhookEndpoint(c.get('db'), tenant.id, c.req.valid('param').id);
+    await deleteWebhookEndpoint(c.get('services'), c.req.valid('param').id);
     return c.json({ success: true as const, data: { success: true as const } }, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalEnv } from '../../env';
+import type { PortalEnv } from '../../app-env';
 import { assertCan } from '../../domain/permissions';
-import { errorResponses, okResponse } from '../../lib/openapi';
+import { errorResponses, okResponse } from '../openapi';
 import { webhookEndpointWithSecretSchema } from '../../schemas/webhook';
 import { rotateWebhookSecret, webhookSettings } from '../../services/webhook-endpoints';
 import { webhookEndpointParams } from './params';
@@ -25,9 +25,9 @@ const route = createRoute({
 
 export function registerWebhookEndpointsRotateSecret(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'manage_webhooks');
-    const data = await rotateWebhookSecret(c.get('db'), webhookSettings(c.get('config')), tenant.id, c.req.valid('param').id);
+    const data = await rotateWebhookSecret(c.get('services'), c.req.valid('param').id, webhookSettings(c.get('config')));
     return c.json({ success: true as const, data }, 200);
   });
 }

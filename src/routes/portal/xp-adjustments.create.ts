@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { onchainContext } from '../../chain/context';
 import { assertCan } from '../../domain/permissions';
-import type { PortalEnv } from '../../env';
-import { errorResponses, jsonBody, okResponse } from '../../lib/openapi';
+import type { PortalEnv } from '../../app-env';
+import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { internalTransactionSchema } from '../../schemas/internal-transaction';
 import { xpAdjustmentBodySchema } from '../../schemas/xp';
 import { adjustXp } from '../../services/ledger';
@@ -29,10 +28,10 @@ const route = createRoute({
 
 export function registerPortalXpAdjustmentCreate(app: OpenAPIHono<PortalEnv>) {
   app.openapi(route, async (c) => {
-    const { tenant, role } = c.get('portalAuth');
+    const { role } = c.get('portalAuth');
     assertCan(role, 'edit_program');
     const { amount, notes } = c.req.valid('json');
-    const data = await adjustXp(c.get('db'), onchainContext(c.env), tenant.id, { userId: c.req.valid('param').userId, amount, notes });
+    const data = await adjustXp(c.get('services'), { userId: c.req.valid('param').userId, amount, notes });
     return c.json({ success: true as const, data }, 201);
   });
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { webhookEventSchema } from '../../schemas/webhook-event';
 
 const webhookHeaders = z.object({

@@ -7,7 +7,7 @@ import { sendable, textViolations } from './params';
 import { bodyText, jsonOf, urlOf, validParts, type FuzzRequest, type Parts } from './requests';
 
 /**
- * Keyword probes (docs/DECISIONS.md, "Fuzzing"): for every keyword the document states on what an
+ * Keyword probes (docs/decisions/0052-keyword-probes.md): for every keyword the document states on what an
  * operation takes (a number's `minimum`/`maximum`, exclusive or absent; a `format`; an array's
  * `uniqueItems`, or its absence; a header's `pattern`/`minLength`/`maxLength`), values just inside
  * and just outside, each sent once in an otherwise valid request to the world's own tenant. Random

@@ -86,8 +86,8 @@ function statedInProse({ op, resolve }: Exchange, { where, issue }: RouteIssue):
  * Why the route's validator refuses inputs the document allows, for a reason the document does
  * not state (undefined when it states them all). A type, bound, pattern, format, enum or unknown
  * key must be in the schema; a refinement (zod `custom`: an expiry in the future, a checksummed
- * address, a rule between fields) may be said in a description instead (docs/DECISIONS.md "The
- * OpenAPI document"), and is then a business rule like any other 422.
+ * address, a rule between fields) may be said in a description instead
+ * (docs/decisions/0038-documented-input-rules.md), and is then a business rule like any other 422.
  */
 function schemaRefusal(exchange: Exchange, issues: RouteIssue[]): string | undefined {
   const unstated = issues.filter((entry) => entry.issue.code !== 'custom' || !statedInProse(exchange, entry));
@@ -181,7 +181,7 @@ function headerStatuses(op: Exchange['op'], header: string): number[] {
  * The keyword probe's own verdict (probes.ts), beside `judge`'s. Outside the document: refused with
  * the status the document gives (422, or a header's own), with an error at the field. Inside: not
  * refused at the field for its shape: no 400 there, no issue there from the route's validator
- * (a refinement stated in prose is a business rule, docs/DECISIONS.md "The OpenAPI document"), and
+ * (a refinement stated in prose is a business rule, docs/decisions/0038-documented-input-rules.md), and
  * no refusal that goes away without the duplicate where the document has no `uniqueItems`. A 422 at
  * the field the validator did not raise is a business rule (a chain that is not configured).
  */

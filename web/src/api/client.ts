@@ -4,7 +4,7 @@
  * `{ data, error, response }` into the success envelope's `data` or a thrown ApiFailure.
  */
 import { createPortalClient } from '../../../sdk/src';
-import { toFailure } from './errors';
+import { ApiFailure } from './errors';
 import type { Portal } from './types';
 
 type Result<D> = { data?: { data: D } | undefined; error?: unknown; response: Response };
@@ -41,7 +41,7 @@ export function createApi(options: ApiOptions): Api {
   async function settle<R extends Outcome>(pending: Promise<R>): Promise<R & { data: NonNullable<R['data']> }> {
     const result = await pending;
     if (result.response.status === 401) options.onUnauthenticated();
-    if (result.error !== undefined || !result.data) throw toFailure(result.response.status, result.error);
+    if (result.error !== undefined || !result.data) throw new ApiFailure(result.response, result.error);
     return result as R & { data: NonNullable<R['data']> };
   }
   return {

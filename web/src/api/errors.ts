@@ -1,32 +1,13 @@
-import type { ErrorEnvelope } from './types';
+import { LoyaltyApiError } from '../../../sdk/src';
 
-/** A refusal of the API: its failure envelope (message, field errors, code) and the HTTP status. */
-export class ApiFailure extends Error {
-  readonly status: number;
-  readonly envelope: ErrorEnvelope;
-
-  constructor(status: number, envelope: ErrorEnvelope) {
-    super(envelope.message);
-    this.name = 'ApiFailure';
-    this.status = status;
-    this.envelope = envelope;
-  }
-
-  get code(): ErrorEnvelope['error']['code'] {
-    return this.envelope.error.code;
-  }
-
+/** A refusal of the API (the SDK's error: status, envelope, code, request id), with the field errors a form shows. */
+export class ApiFailure extends LoyaltyApiError {
   /** Field errors by request path (`rules.predicates.0.value`); the `""` path is the form as a whole. */
   get fieldErrors(): Record<string, string> {
     const byPath: Record<string, string> = {};
     for (const entry of this.envelope.errors) if (entry.path && !(entry.path in byPath)) byPath[entry.path] = entry.message;
     return byPath;
   }
-}
-
-function isEnvelope(value: unknown): value is ErrorEnvelope {
-  if (typeof value !== 'object' || value === null) return false;
-  return 'message' in value && typeof value.message === 'string' && 'errors' in value && Array.isArray(value.errors);
 }
 
 /** What to show for any failure: the envelope's message, or a plain sentence when there is none (network down). */
@@ -36,9 +17,7 @@ export function failureMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'Something went wrong.';
 }
 
-/** Builds an ApiFailure from an openapi-fetch `error` body; a body that is not our envelope gets a generic one. */
-export function toFailure(status: number, body: unknown): ApiFailure {
-  if (isEnvelope(body)) return new ApiFailure(status, body);
-  const message = `The API answered ${status} without a readable error.`;
-  return new ApiFailure(status, { success: false, data: null, message, errors: [{ path: '', message }], error: { code: 'INTERNAL', message } });
+/** The id to quote when reporting a failure of the API (shown under its message); none for a network failure. */
+export function failureRequestId(error: unknown): string | undefined {
+  return error instanceof ApiFailure ? error.requestId : undefined;
 }

@@ -5,7 +5,7 @@ import { ApiFailure } from '../api/errors';
 import { createApi } from '../api/client';
 import type { Session } from '../auth/session';
 import { ToastProvider } from '../components/Toast';
-import { ServicesProvider } from './context';
+import { ServicesProvider } from '../context/providers';
 import { createAppRouter } from './router';
 
 function createQueryClient(): QueryClient {

@@ -1,7 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, ErrorNote, Loading } from '../components/ui';
-import { useAuth, useSession } from './context';
+import { useAuth, useSession } from '../context/providers';
 
 function currentPath(): string {
   return `${window.location.pathname}${window.location.search}`;

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { failureMessage } from '../api/errors';
+import { failureMessage, failureRequestId } from '../api/errors';
 import { Button, ErrorNote, Loading } from '../components/ui';
-import { useApi, useAuth, useMe, useSession } from './context';
+import { useApi, useAuth, useMe, useSession } from '../context/providers';
 
 /** `/t/<tenant>/<section>/...` -> [tenant, section]. */
 function tenantPath(pathname: string): [string | undefined, string | undefined] {
@@ -66,7 +66,7 @@ export function Shell() {
           <Button variant="link" onClick={() => void session.signOut()}>Sign out</Button>
         </div>
       </header>
-      {me.isPending ? <Loading what="Loading your account" /> : me.isError ? <ErrorNote message={failureMessage(me.error)} onRetry={() => void me.refetch()} /> : <Outlet />}
+      {me.isPending ? <Loading what="Loading your account" /> : me.isError ? <ErrorNote message={failureMessage(me.error)} requestId={failureRequestId(me.error)} onRetry={() => void me.refetch()} /> : <Outlet />}
       <Footer />
     </div>
   );

@@ -1,7 +1,7 @@
 import { Link, Outlet, useParams, type LinkProps } from '@tanstack/react-router';
 import { ErrorNote } from '../components/ui';
 import { can, type Permission } from '../lib/permissions';
-import { TenantProvider, useMe } from './context';
+import { TenantProvider, useMe } from '../context/providers';
 
 const sections: { to: NonNullable<LinkProps['to']>; label: string; needs?: Permission }[] = [
   { to: '/t/$tenantId', label: 'Dashboard' },

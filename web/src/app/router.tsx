@@ -1,33 +1,14 @@
 /** The route tree (code-based): every screen of the CMS and its URL. web/README.md lists them. */
-import { createBrowserHistory, createRootRoute, createRoute, createRouter, Outlet, useRouterState, type RouterHistory } from '@tanstack/react-router';
-import { ErrorNote, Loading } from '../components/ui';
-import { AuthCallback, AuthGate } from './AuthGate';
-import { Shell } from './Shell';
-import { TenantLayout } from './TenantLayout';
+import { createBrowserHistory, createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
+import { Loading } from '../components/ui';
 import { Home, NewTenant } from '../screens/Tenants';
+import { AuthCallback } from './AuthGate';
+import { rootRoute, tenantRoute } from './roots';
 import { tenantRoutes } from './tenant-routes';
-
-function Root() {
-  const pathname = useRouterState({ select: (state) => state.location.pathname });
-  // The callback runs while signed out: it is what signs in.
-  if (pathname === '/auth/callback') return <Outlet />;
-  return (
-    <AuthGate>
-      <Shell />
-    </AuthGate>
-  );
-}
-
-export const rootRoute = createRootRoute({
-  component: Root,
-  notFoundComponent: () => <ErrorNote message="There is no page at this address." />,
-  errorComponent: ({ error }) => <ErrorNote message={error instanceof Error && error.message ? error.message : 'This page failed to render.'} />,
-});
 
 const callbackRoute = createRoute({ getParentRoute: () => rootRoute, path: '/auth/callback', component: AuthCallback });
 const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: Home });
 const newTenantRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tenants/new', component: NewTenant });
-export const tenantRoute = createRoute({ getParentRoute: () => rootRoute, path: '/t/$tenantId', component: TenantLayout });
 
 const routeTree = rootRoute.addChildren([callbackRoute, indexRoute, newTenantRoute, tenantRoute.addChildren(tenantRoutes(tenantRoute))]);
 

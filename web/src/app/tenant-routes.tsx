@@ -1,5 +1,5 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import type { CustomerStatus } from '../api/types';
+import { customerSearchOf, pageOf } from '../lib/search';
 import { CustomerPage } from '../screens/customers/CustomerPage';
 import { CustomersList } from '../screens/customers/CustomersList';
 
@@ -13,12 +13,7 @@ import { AssetPage, Assets } from '../screens/chain/Assets';
 import { Attributes } from '../screens/segments/Attributes';
 import { CohortPage } from '../screens/segments/CohortPage';
 import { Cohorts } from '../screens/segments/Cohorts';
-import type { tenantRoute } from './router';
-import { pageOf, textOf } from './search';
-
-const statuses: readonly CustomerStatus[] = ['pending', 'active', 'suspended', 'reinstated'];
-
-export type CustomerSearch = { page: number; external_id?: string; email?: string; status?: CustomerStatus };
+import type { tenantRoute } from './roots';
 
 /** Every screen under /t/$tenantId. */
 export function tenantRoutes(parent: typeof tenantRoute) {
@@ -28,12 +23,7 @@ export function tenantRoutes(parent: typeof tenantRoute) {
     createRoute({
       getParentRoute: () => parent,
       path: 'customers',
-      validateSearch: (search: Record<string, unknown>): CustomerSearch => {
-        const status = statuses.find((value) => value === search.status);
-        const externalId = textOf(search.external_id);
-        const email = textOf(search.email);
-        return { page: pageOf(search), ...(externalId ? { external_id: externalId } : {}), ...(email ? { email } : {}), ...(status ? { status } : {}) };
-      },
+      validateSearch: customerSearchOf,
       component: CustomersList,
     }),
     createRoute({ getParentRoute: () => parent, path: 'customers/$customerId', validateSearch: paged, component: CustomerPage }),

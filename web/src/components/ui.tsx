@@ -60,11 +60,17 @@ export function Badge({ value }: { value: string }) {
   return <span className={`badge badge-${tones[value] ?? 'muted'}`}>{value.replace(/_/g, ' ')}</span>;
 }
 
-/** The failure of a whole screen or section: the envelope's message, never a blank area. */
-export function ErrorNote({ message, onRetry }: { message: string; onRetry?: () => void }) {
+/** The id a person quotes when reporting a failure of the API (the server logs it with the failure); selectable to copy. */
+export function RequestId({ id }: { id: string | undefined }) {
+  return id ? <small className="request-id">Request id: <code>{id}</code></small> : null;
+}
+
+/** The failure of a whole screen or section: the envelope's message and its request id, never a blank area. */
+export function ErrorNote({ message, requestId, onRetry }: { message: string; requestId?: string | undefined; onRetry?: () => void }) {
   return (
     <div className="note note-error" role="alert">
       <p>{message}</p>
+      <RequestId id={requestId} />
       {onRetry ? <Button onClick={onRetry}>Try again</Button> : null}
     </div>
   );

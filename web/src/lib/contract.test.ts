@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import document from '../../../sdk/openapi.json';
 import { EMAIL_PATTERN } from '../../../src/domain/email';
 import { MAX_PREDICATES } from '../../../src/schemas/cohort';
+import { customerStatuses } from '../api/types';
 import { limits } from './rules';
 
-type Property = { maxLength?: number; minLength?: number; pattern?: string; format?: string; maximum?: number; maxItems?: number };
+type Property = { enum?: string[]; maxLength?: number; minLength?: number; pattern?: string; format?: string; maximum?: number; maxItems?: number };
 const schemas = document.components.schemas as unknown as Record<string, { properties: Record<string, Property> }>;
 const property = (schema: string, name: string): Property => {
   const found = schemas[schema]?.properties[name];
@@ -45,6 +46,10 @@ describe('the CMS\'s copies of the API\'s rules', () => {
     expect(property('CreateOnchainAssetBody', 'key').pattern).toBe(limits.assetKey.source);
     expect(property('CreateOnchainAssetBody', 'decimals').maximum).toBe(limits.assetDecimals);
     expect(property('CreateOnchainAssetBody', 'asset_address').pattern).toBe(limits.assetAddress.source);
+  });
+
+  it('the customer statuses are the document\'s, in its order', () => {
+    expect(customerStatuses).toEqual(property('Customer', 'status').enum);
   });
 
   it('the cohort predicate count is the Worker\'s', () => {

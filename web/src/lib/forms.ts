@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiFailure, failureMessage } from '../api/errors';
+import { ApiFailure, failureMessage, failureRequestId } from '../api/errors';
 import { useToast } from '../components/Toast';
 
 export type FieldErrors = Record<string, string>;
@@ -16,14 +16,15 @@ type Options<V, R> = {
 };
 
 /**
- * A form's write: client checks first, then the API; a refusal leaves the envelope's `message` at
- * the top of the form and each `errors[].message` next to the field its `path` names.
+ * A form's write: client checks first, then the API; a refusal leaves the envelope's `message` (and
+ * its request id) at the top of the form and each `errors[].message` next to the field its `path` names.
  */
 export function useFormMutation<V, R>(send: (values: V) => Promise<R>, options: Options<V, R> = {}) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | undefined>();
+  const [formRequestId, setFormRequestId] = useState<string | undefined>();
   const mutation = useMutation({
     mutationFn: send,
     onSuccess: async (result) => {
@@ -33,6 +34,7 @@ export function useFormMutation<V, R>(send: (values: V) => Promise<R>, options: 
     },
     onError: (error) => {
       setFormError(failureMessage(error));
+      setFormRequestId(failureRequestId(error));
       setFieldErrors(error instanceof ApiFailure ? error.fieldErrors : {});
     },
   });
@@ -40,9 +42,10 @@ export function useFormMutation<V, R>(send: (values: V) => Promise<R>, options: 
     const found = options.validate?.(values) ?? {};
     setFieldErrors(found);
     setFormError(Object.keys(found).length > 0 ? 'Check the highlighted fields.' : undefined);
+    setFormRequestId(undefined);
     if (Object.keys(found).length === 0) mutation.mutate(values);
   }
-  return { submit, busy: mutation.isPending, fieldErrors, formError, result: mutation.data };
+  return { submit, busy: mutation.isPending, fieldErrors, formError, formRequestId, result: mutation.data };
 }
 
 /** A one-click write outside a form (revoke, cancel, replay): success or the envelope's message as a toast. */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { useApi, useTenant } from '../app/context';
+import { useApi, useTenant } from '../context/providers';
 import { DataTable } from '../components/DataTable';
 import { QueryView } from '../components/QueryView';
 import { Card, Page } from '../components/ui';

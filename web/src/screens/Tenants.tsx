@@ -1,6 +1,6 @@
 import { Navigate, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { useApi, useMe } from '../app/context';
+import { useApi, useMe } from '../context/providers';
 import { Button, ErrorNote, Field, Page } from '../components/ui';
 import { collect, limits, maxLength, required } from '../lib/rules';
 import { useFormMutation } from '../lib/forms';
@@ -59,7 +59,7 @@ function CreateTenant({ intro }: { intro?: string }) {
           form.submit({ name: name.trim(), slug });
         }}
       >
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Name" error={form.fieldErrors.name}>
           <input
             value={name}

@@ -15,13 +15,16 @@ type Route = { method: string; pattern: RegExp; names: string[]; handler: Handle
 
 export type Sent = { method: string; path: string; query: URLSearchParams; body: unknown; authorization: string | null };
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+function json(status: number, body: unknown, requestId?: string): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...(requestId ? { 'x-request-id': requestId } : {}) } });
 }
 
-/** The API's failure envelope, as the Worker builds it. */
+let failures = 0;
+
+/** The API's failure envelope, as the Worker builds it (a request id of its own). */
 export function envelope(code: ErrorEnvelope['error']['code'], message: string, errors: { path: string; message: string }[] = [{ path: '', message }]): ErrorEnvelope {
-  return { success: false, data: null, message, errors, error: { code, message } };
+  failures += 1;
+  return { success: false, data: null, message, errors, error: { code, message, request_id: `req_fake${failures}` } };
 }
 
 function base64url(value: object): string {
@@ -81,8 +84,9 @@ export class FakeNetwork {
       if (!match) continue;
       const params = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
       const answer = route.handler(request, params, body);
-      return 'error' in answer ? json(answer.status, answer.error) : json(answer.status ?? 200, { success: true, data: answer.data });
+      return 'error' in answer ? json(answer.status, answer.error, answer.error.error.request_id) : json(answer.status ?? 200, { success: true, data: answer.data });
     }
-    return json(404, envelope('NOT_FOUND', `No fake for ${request.method} ${url.pathname}`));
+    const missing = envelope('NOT_FOUND', `No fake for ${request.method} ${url.pathname}`);
+    return json(404, missing, missing.error.request_id);
   };
 }

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { Allowed, useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { Allowed, useApi, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { Confirm, Dialog } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
@@ -49,7 +49,7 @@ function CreateKey({ onCreated, onClose }: { onCreated: (key: Created) => void; 
   return (
     <Dialog title="New API key" onClose={onClose}>
       <form className="form" noValidate onSubmit={(event) => { event.preventDefault(); form.submit(draft); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Name" error={form.fieldErrors.name}><input value={draft.name} maxLength={limits.apiKeyName} onChange={(event) => setDraft({ ...draft, name: event.target.value })} /></Field>
         <Field label="Label" error={form.fieldErrors.label} hint="Defaults to the name"><input value={draft.label} maxLength={limits.apiKeyLabel} onChange={(event) => setDraft({ ...draft, label: event.target.value })} /></Field>
         <Field label="Expires" error={form.fieldErrors.expires_at} hint="Optional; your local time. After it the key fails authentication.">

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Role, Schemas } from '../../api/types';
-import { Allowed, useApi, useMe, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { Allowed, useApi, useMe, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { Confirm, Dialog } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
@@ -33,7 +33,7 @@ function Invite({ roles, onClose }: { roles: Role[]; onClose: () => void }) {
   return (
     <Dialog title="Invite a member" onClose={onClose}>
       <form className="form" noValidate onSubmit={(event) => { event.preventDefault(); form.submit({ email: email.trim(), role }); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Email" error={form.fieldErrors.email}><input type="email" value={email} maxLength={limits.email} onChange={(event) => setEmail(event.target.value)} /></Field>
         <Field label="Role" error={form.fieldErrors.role}>
           <select value={role} onChange={(event) => setRole(allRoles.find((value) => value === event.target.value) ?? 'viewer')}>

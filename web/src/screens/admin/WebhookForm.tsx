@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { useApi, useTenant } from '../../app/context';
+import { useApi, useTenant } from '../../context/providers';
 import { Dialog } from '../../components/Dialog';
 import { Button, ErrorNote, Field } from '../../components/ui';
 import { useFormMutation } from '../../lib/forms';
@@ -51,7 +51,7 @@ export function WebhookForm({ endpoint, onCreated, onDone }: { endpoint: Endpoin
   return (
     <Dialog title={endpoint ? 'Edit endpoint' : 'New webhook endpoint'} onClose={onDone}>
       <form className="form" noValidate onSubmit={(event) => { event.preventDefault(); form.submit(draft); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="URL" error={form.fieldErrors.url} hint="https on the public internet; redirects are not followed">
           <input type="url" value={draft.url} maxLength={limits.webhookUrl} onChange={(event) => setDraft({ ...draft, url: event.target.value })} />
         </Field>

@@ -45,6 +45,25 @@ describe('API keys', () => {
     expect(await screen.findByText('Your role (editor) may not manage api keys in this tenant')).toBeTruthy();
   });
 
+  it('a refusal shows the request id to quote when reporting it: in the toast of an action and the note of a failed list', async () => {
+    const refusal = envelope('FORBIDDEN', 'Your role (editor) may not manage api keys in this tenant');
+    const network = new FakeNetwork()
+      .on('getCurrentUser', { data: account([membership('admin')]) })
+      .on('listApiKeys', { data: page([apiKey()]) })
+      .on('revokeApiKey', { status: 403, error: refusal });
+    await signedInApp(network, '/t/ten_1/api-keys');
+    await userEvent.click(await screen.findByRole('button', { name: 'Revoke' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Revoke API key' })).getByRole('button', { name: 'Revoke' }));
+    const toast = (await screen.findByText('Your role (editor) may not manage api keys in this tenant')).closest('[role="alert"]');
+    expect(toast?.textContent).toContain(`Request id: ${refusal.error.request_id}`);
+
+    const broken = envelope('INTERNAL', 'Internal error (request id req_list)');
+    network.on('listApiKeys', { status: 500, error: broken });
+    await signedInApp(network, '/t/ten_1/api-keys');
+    const note = (await screen.findByText('Internal error (request id req_list)', {}, { timeout: 3000 })).closest('[role="alert"]');
+    expect(note?.textContent).toContain(`Request id: ${broken.error.request_id}`);
+  });
+
   it('a viewer sees the keys but no create or revoke', async () => {
     const network = new FakeNetwork().on('getCurrentUser', { data: account([membership('viewer')]) }).on('listApiKeys', { data: page([apiKey()]) });
     await signedInApp(network, '/t/ten_1/api-keys');

@@ -1,7 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { useApi, useTenant } from '../../app/context';
+import { useApi, useTenant } from '../../context/providers';
 import { Dialog } from '../../components/Dialog';
 import { Button, ErrorNote, Field } from '../../components/ui';
 import { useFormMutation } from '../../lib/forms';
@@ -54,7 +54,7 @@ export function AssetForm({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title="New onchain asset" onClose={onClose}>
       <form className="form" noValidate onSubmit={(event) => { event.preventDefault(); form.submit(draft); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <fieldset className="field">
           <legend>How</legend>
           <div className="checks">
@@ -99,7 +99,7 @@ export function AssetEdit({ asset, onClose }: { asset: Schemas['OnchainAsset']; 
   return (
     <Dialog title="Edit asset" onClose={onClose}>
       <form className="form" noValidate onSubmit={(event) => { event.preventDefault(); form.submit({ name: name.trim(), symbol: symbol.trim() }); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Name" error={form.fieldErrors.name}><input value={name} maxLength={limits.assetName} onChange={(event) => setName(event.target.value)} /></Field>
         <Field label="Symbol" error={form.fieldErrors.symbol}><input value={symbol} maxLength={limits.assetSymbol} onChange={(event) => setSymbol(event.target.value)} /></Field>
         <div className="dialog-footer"><Button onClick={onClose}>Cancel</Button><Button type="submit" variant="primary" busy={form.busy}>Save asset</Button></div>

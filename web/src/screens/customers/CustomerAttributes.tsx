@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { useApi, useTenant } from '../../app/context';
+import { useApi, useTenant } from '../../context/providers';
 import { QueryView } from '../../components/QueryView';
 import { Button, Card, ErrorNote, Field } from '../../components/ui';
 import { useFormMutation } from '../../lib/forms';
@@ -84,7 +84,7 @@ function AttributesForm({ customerId, entries }: { customerId: string; entries: 
         form.submit(Object.fromEntries(changed.map((entry) => [entry.key, typedValue(entry.type, drafts[entry.key] ?? '')])));
       }}
     >
-      {form.formError ? <ErrorNote message={form.formError} /> : null}
+      {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
       {entries.map((entry) => (
         <Field key={entry.definition_id} label={`${entry.key} (${entry.type.replace('_', ' ')})`} error={form.fieldErrors[`values.${entry.key}`]} hint={hints[entry.type]}>
           <Control entry={entry} value={drafts[entry.key] ?? ''} disabled={!editable} onChange={(value) => setDrafts({ ...drafts, [entry.key]: value })} />

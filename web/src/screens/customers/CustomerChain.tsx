@@ -1,8 +1,8 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { useApi, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { QueryView } from '../../components/QueryView';
 import { Badge, Card, Loading } from '../../components/ui';

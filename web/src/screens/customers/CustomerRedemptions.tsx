@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { useApi, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { DataTable, Pager } from '../../components/DataTable';
 import { QueryView } from '../../components/QueryView';
 import { Card } from '../../components/ui';

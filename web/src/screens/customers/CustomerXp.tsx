@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Customer, Schemas } from '../../api/types';
-import { useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { useApi, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { QueryView } from '../../components/QueryView';
 import { Badge, Button, Card, ErrorNote, Field } from '../../components/ui';
@@ -53,7 +53,7 @@ export function XpAdjustment({ customer }: { customer: Customer }) {
       }}
     >
       <h3>Adjust XP</h3>
-      {form.formError ? <ErrorNote message={form.formError} /> : null}
+      {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
       <Field label="Amount" error={form.fieldErrors.amount} hint="Negative to take XP away, e.g. -20">
         <input inputMode="numeric" value={amount} onChange={(event) => setAmount(event.target.value)} />
       </Field>

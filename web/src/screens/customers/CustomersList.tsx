@@ -1,19 +1,17 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
-import type { Customer, CustomerStatus } from '../../api/types';
-import { useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
-import type { CustomerSearch } from '../../app/tenant-routes';
+import { customerStatuses, type Customer } from '../../api/types';
+import { useApi, useTenant } from '../../context/providers';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { QueryView } from '../../components/QueryView';
 import { Badge, Button, Field, Page } from '../../components/ui';
 import { dateTime, xp } from '../../lib/format';
 import { collect, emailAddress } from '../../lib/rules';
 import { keys } from '../../lib/keys';
+import { PAGE_SIZE, type CustomerSearch } from '../../lib/search';
 
 const column = columnHelper<Customer>();
-const statuses: CustomerStatus[] = ['pending', 'active', 'suspended', 'reinstated'];
 
 /** The filter form; re-created from the URL when it changes (back/forward), so it always shows the filters in effect. */
 function Filters({ search, apply }: { search: CustomerSearch; apply: (next: Partial<CustomerSearch>) => void }) {
@@ -31,7 +29,7 @@ function Filters({ search, apply }: { search: CustomerSearch; apply: (next: Part
         const errors = email ? collect([emailAddress('email', email)]) : {};
         setEmailError(errors.email);
         if (errors.email) return;
-        const status = statuses.find((value) => value === draft.status);
+        const status = customerStatuses.find((value) => value === draft.status);
         apply({
           ...(draft.external_id.trim() ? { external_id: draft.external_id.trim() } : {}),
           ...(email ? { email } : {}),
@@ -48,7 +46,7 @@ function Filters({ search, apply }: { search: CustomerSearch; apply: (next: Part
       <Field label="Status">
         <select value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.target.value })}>
           <option value="">Any</option>
-          {statuses.map((status) => <option key={status} value={status}>{status}</option>)}
+          {customerStatuses.map((status) => <option key={status} value={status}>{status}</option>)}
         </select>
       </Field>
       <div className="filter-actions">

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useApi, useTenant } from '../../app/context';
+import { useApi, useTenant } from '../../context/providers';
 import { Dialog } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
 import { Badge, Facts } from '../../components/ui';

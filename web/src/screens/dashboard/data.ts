@@ -4,16 +4,15 @@
  * series read at most a bounded number of pages, newest first, and say when they stopped early.
  */
 import type { Api } from '../../api/client';
-import type { Customer, Schemas } from '../../api/types';
+import { customerStatuses, type Schemas } from '../../api/types';
 
 const PAGE = 100;
 export const MAX_PAGES = 10;
 export const XP_DAYS = 30;
-const statuses: Customer['status'][] = ['pending', 'active', 'suspended', 'reinstated'];
 
 export async function statusCounts(api: Api, tenantId: string): Promise<{ status: string; count: number }[]> {
   return Promise.all(
-    statuses.map(async (status) => {
+    customerStatuses.map(async (status) => {
       const result = await api.call(api.portal.listCustomers({ params: { path: { tenantId }, query: { status, limit: 1 } } }));
       return { status, count: result.total_count };
     }),

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { useApi, useTenant } from '../../app/context';
+import { useApi, useTenant } from '../../context/providers';
 import { Dialog } from '../../components/Dialog';
 import { Button, ErrorNote, Field } from '../../components/ui';
 import { useFormMutation } from '../../lib/forms';
@@ -67,7 +67,7 @@ export function RewardForm({ reward, onDone }: { reward: Reward | null; onDone: 
   return (
     <Dialog title={reward ? `Edit ${reward.title}` : 'New reward'} onClose={onDone}>
       <form className="form" noValidate onSubmit={(event) => { event.preventDefault(); form.submit(draft); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Title" error={form.fieldErrors.title}><input value={draft.title} maxLength={limits.rewardTitle} onChange={set('title')} /></Field>
         <Field label="Description" error={form.fieldErrors.description}><textarea rows={2} maxLength={limits.description} value={draft.description} onChange={set('description')} /></Field>
         <Field label="XP cost" error={form.fieldErrors.xp_cost}><input inputMode="numeric" value={draft.xp_cost} onChange={set('xp_cost')} /></Field>

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { Allowed, useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { Allowed, useApi, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { Confirm } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';

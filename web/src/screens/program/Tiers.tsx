@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { Allowed, useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { Allowed, useApi, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { Confirm, Dialog } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
@@ -51,7 +51,7 @@ function TierForm({ tier, onDone }: { tier: Tier | null; onDone: () => void }) {
   return (
     <Dialog title={tier ? `Edit ${tier.tier_name}` : 'New tier'} onClose={onDone}>
       <form className="form" noValidate onSubmit={(event) => { event.preventDefault(); form.submit(draft); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Name" error={form.fieldErrors.tier_name}><input value={draft.tier_name} maxLength={limits.tierName} onChange={set('tier_name')} /></Field>
         <Field label="Minimum lifetime XP" error={form.fieldErrors.min_xp_threshold} hint="A customer is in the tier with the highest threshold not above their lifetime XP">
           <input inputMode="numeric" value={draft.min_xp_threshold} onChange={set('min_xp_threshold')} />

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useApi } from '../../app/context';
+import { useApi } from '../../context/providers';
 import { keys } from '../../lib/keys';
 
 /** Choices for selects: the first 100 (the API's page maximum) tiers or onchain assets of the tenant. */

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { Allowed, useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { Allowed, useApi, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { Confirm, Dialog } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
@@ -35,7 +35,7 @@ function CreateAttribute({ onClose, onWarning }: { onClose: () => void; onWarnin
   return (
     <Dialog title="New attribute" onClose={onClose}>
       <form className="form" noValidate onSubmit={(event) => { event.preventDefault(); form.submit({ key: key.trim(), type }); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Key" error={form.fieldErrors.key} hint="lowercase snake_case, 1-64 characters (other spellings are normalized, with a warning)">
           <input value={key} maxLength={limits.attributeKey} onChange={(event) => setKey(event.target.value)} />
         </Field>

@@ -1,14 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { ApiFailure, failureMessage } from '../../api/errors';
+import { ApiFailure, failureMessage, failureRequestId } from '../../api/errors';
 import type { Customer, Schemas } from '../../api/types';
-import { Allowed, useApi, useTenant } from '../../app/context';
-import { PAGE_SIZE } from '../../app/search';
+import { Allowed, useApi, useTenant } from '../../context/providers';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { Confirm } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
-import { Badge, Button, Card, Page } from '../../components/ui';
+import { Badge, Button, Card, Page, RequestId } from '../../components/ui';
 import { xp } from '../../lib/format';
 import { useAction, type FieldErrors } from '../../lib/forms';
 import { keys } from '../../lib/keys';
@@ -59,7 +59,7 @@ function Members({ cohortId }: { cohortId: string }) {
 /**
  * The rules with a live member count. The API has no dry-run, and member_count is exact only for
  * stored rules, so the editor saves the rules once they rest for LIVE_COUNT_DELAY_MS and are
- * complete, and shows the count the save answers (docs/DECISIONS.md "CMS (issue 12)").
+ * complete, and shows the count the save answers (docs/decisions/0078-cms-cohort-live-count.md).
  */
 function LiveRules({ cohort, busyRecomputing }: { cohort: Cohort; busyRecomputing: boolean }) {
   const api = useApi();
@@ -101,7 +101,7 @@ function LiveRules({ cohort, busyRecomputing }: { cohort: Cohort; busyRecomputin
       <div className="live-count" aria-live="polite">
         <strong>{count.members.toLocaleString('en-US')} {count.members === 1 ? 'member' : 'members'}</strong> <span className="hint">{status}</span>
       </div>
-      {save.isError ? <p className="error" role="alert">{failureMessage(save.error)}</p> : null}
+      {save.isError ? <p className="error" role="alert">{failureMessage(save.error)} <RequestId id={failureRequestId(save.error)} /></p> : null}
       {cohort.dead_keys.length ? <p className="note note-warn">Dead keys (no longer defined; they match no one): {cohort.dead_keys.join(', ')}</p> : null}
       <RuleBuilder rules={draft} onChange={setDraft} context={context} errors={{ ...problems, ...apiErrors }} disabled={!editable} />
       {editable ? <p className="hint">Changes are saved as you edit, and the count is the API's exact member count of the saved rules.</p> : null}

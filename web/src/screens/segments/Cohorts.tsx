@@ -2,9 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { Allowed, useApi, useTenant } from '../../app/context';
-import { useMasterdata } from '../../app/masterdata';
-import { PAGE_SIZE } from '../../app/search';
+import { Allowed, useApi, useTenant } from '../../context/providers';
+import { useMasterdata } from '../../context/masterdata';
+import { PAGE_SIZE } from '../../lib/search';
 import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
@@ -58,7 +58,7 @@ function CreateCohort({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title="New cohort" onClose={onClose}>
       <form className="form wide" noValidate onSubmit={(event) => { event.preventDefault(); form.submit(draft); }}>
-        {form.formError ? <ErrorNote message={form.formError} /> : null}
+        {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Name" error={form.fieldErrors.name}><input value={draft.name} maxLength={limits.cohortName} onChange={(event) => setDraft({ ...draft, name: event.target.value })} /></Field>
         <Field label="Description" error={form.fieldErrors.description}><input value={draft.description} maxLength={limits.description} onChange={(event) => setDraft({ ...draft, description: event.target.value })} /></Field>
         <RuleBuilder rules={draft.rules} onChange={(rules) => setDraft({ ...draft, rules })} context={context} errors={form.fieldErrors} />

@@ -1,9 +1,8 @@
-import type { Customer } from '../../api/types';
+import { customerStatuses } from '../../api/types';
 import { Button, Field } from '../../components/ui';
 import type { FieldErrors } from '../../lib/forms';
 import { opLabels, opsFor, predicateTypes, valueKind, type AttributeType, type DraftPredicate, type DraftRules, type PredicateType } from './rules';
 
-const statuses: Customer['status'][] = ['pending', 'active', 'suspended', 'reinstated'];
 const typeLabels: Record<PredicateType, string> = { attribute: 'Attribute', tier: 'Tier', status: 'Status', country: 'Country', xp_balance: 'XP balance', lifetime_xp: 'Lifetime XP' };
 
 export type BuilderContext = { definitions: Map<string, AttributeType>; tiers: { id: string; tier_name: string }[]; countries: { code: string; name: string }[]; deadKeys: string[] };
@@ -15,12 +14,12 @@ function ValueControl({ predicate, context, onChange, disabled, ...aria }: Contr
   const kind = valueKind(predicate, context.definitions);
   const props = { ...aria, value: predicate.value, disabled, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
   if (predicate.op === 'in') {
-    const hint = kind === 'tier' ? `tier ids: ${context.tiers.map((tier) => `${tier.tier_name}=${tier.id}`).join(', ')}` : kind === 'status' ? statuses.join(', ') : kind === 'country' ? 'alpha-2 codes, e.g. NL, DE' : 'comma-separated';
+    const hint = kind === 'tier' ? `tier ids: ${context.tiers.map((tier) => `${tier.tier_name}=${tier.id}`).join(', ')}` : kind === 'status' ? customerStatuses.join(', ') : kind === 'country' ? 'alpha-2 codes, e.g. NL, DE' : 'comma-separated';
     return <input {...props} placeholder={hint} title={hint} />;
   }
   switch (kind) {
     case 'status':
-      return <select {...props}><option value="">Choose…</option>{statuses.map((status) => <option key={status} value={status}>{status}</option>)}</select>;
+      return <select {...props}><option value="">Choose…</option>{customerStatuses.map((status) => <option key={status} value={status}>{status}</option>)}</select>;
     case 'tier':
       return <select {...props}><option value="">Choose…</option>{context.tiers.map((tier) => <option key={tier.id} value={tier.id}>{tier.tier_name}</option>)}</select>;
     case 'boolean':
