@@ -10,13 +10,15 @@ import { testKeys } from './test/support/keys.ts';
 // secrets: without this the pool loads it as secrets and says so once per test file.
 process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV = 'false';
 
-// workerd logs this line when the pool closes a test file's runtime, once per file: the pool's
-// own filter of such closing lines (handleStructuredLogs in @cloudflare/vitest-pool-workers)
-// misses this one. It is no failure (a test cut off mid-way fails as a test); only it is dropped.
+// workerd logs this line when the pool closes a test file's runtime (about one file in four),
+// and the pool passes it to stdout: its own filter of such closing lines (handleStructuredLogs in
+// @cloudflare/vitest-pool-workers) misses this one. It is no failure (a test cut off mid-way
+// fails as a test); only this line is dropped.
 const RUNTIME_CLOSED = 'disconnected: WebSocket peer disconnected';
-const writeStderr = process.stderr.write.bind(process.stderr);
-process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
-  String(chunk).includes(RUNTIME_CLOSED) || writeStderr(chunk, ...rest)) as typeof process.stderr.write;
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream);
+  stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => String(chunk).includes(RUNTIME_CLOSED) || write(chunk, ...rest)) as typeof stream.write;
+}
 
 const migrations = await readD1Migrations(fileURLToPath(new URL('./migrations', import.meta.url)));
 
