@@ -27,7 +27,7 @@ function statementOf(chunk: string): string {
 const kindOf = (word: string): SqlObjectKind => (word.toLowerCase() === 'view' ? 'view' : 'trigger');
 
 /** A file's definitions, in order: each chunk between breakpoints is one CREATE TRIGGER or CREATE VIEW. */
-export function definitionsOf(file: string, text: string): SqlDefinition[] {
+function definitionsOf(file: string, text: string): SqlDefinition[] {
   return text.split(BREAKPOINT).map((chunk) => {
     const sql = statementOf(chunk);
     const match = CREATE.exec(sql);
