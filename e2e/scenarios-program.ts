@@ -1,10 +1,12 @@
 /**
  * The issue's program scenarios, in order, on the tenant "create a tenant" made: a tier and a
  * reward, XP earned through the gateway moving a customer into the tier, a redemption cancelled,
- * a cohort counted, an API key created and revoked, and a viewer who sees no write controls.
+ * a cohort counted, an API key created and revoked, XP earned through an earning rule
+ * (scenarios-earning.ts), and a viewer who sees no write controls.
  */
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser';
+import { earningScenarios } from './scenarios-earning';
 import { sessionRenews } from './scenarios-oidc';
 import { APPEAR_MS, navigate, newPage, present, visit } from './support';
 import { ADMIN_EMAIL, dataOf, gatewayOf, portalAs, requireTenant, VIEWER_EMAIL, type World } from './world';
@@ -173,7 +175,7 @@ async function viewerSeesNoWriteControls(world: World): Promise<void> {
     const page = await newPage(context);
     await visit(page, world.stack, `/t/${tenantId}`, VIEWER_EMAIL);
     const writes = /^(new|create|edit|delete|remove|revoke|invite|cancel redemption|adjust|save)\b/i;
-    for (const section of ['Dashboard', 'Customers', 'Tiers', 'Rewards', 'Redemptions', 'Attributes', 'Cohorts', 'Onchain assets', 'API keys', 'Members', 'Webhooks']) {
+    for (const section of ['Dashboard', 'Customers', 'Tiers', 'Rewards', 'Earning rules', 'Redemptions', 'Attributes', 'Cohorts', 'Onchain assets', 'API keys', 'Members', 'Webhooks', 'Program settings']) {
       const link = page.getByRole('navigation').getByRole('link', { name: section, exact: true });
       if (!(await link.isVisible())) continue; // a section a viewer may not open is not offered at all
       await link.click();
@@ -209,6 +211,7 @@ export const programScenarios: Array<[string, (world: World) => Promise<void>]> 
   ['the dashboard shows the recent redemption', dashboardWithData],
   ['build a cohort and see its count', cohortCount],
   ['create and revoke an API key', apiKeyCreateAndRevoke],
+  ...earningScenarios,
   ['a viewer sees no write controls', viewerSeesNoWriteControls],
   ['the CMS renews its session before the token expires, and uses the new token', sessionRenews],
   ["sign out, which ends the dev sign-in's session too", signOut],

@@ -15,6 +15,7 @@ import { demoChainId } from './lib/local-chain';
 import { mintPortalToken } from './lib/portal-token';
 import { ATTRIBUTES, COHORTS, CUSTOMERS, REWARDS, TIERS, type DemoCustomer } from './lib/demo-data';
 import { seedOnchain } from './lib/seed-onchain';
+import { seedProgram } from './lib/seed-program';
 import { listAll, onceKey, Report } from './lib/seed-report';
 
 export const DEMO_ADMIN_EMAIL = 'demo-admin@example.com';
@@ -248,6 +249,7 @@ export async function seed(signingKey: DevSigningKey): Promise<SeedResult> {
   }
 
   await ensureCohorts(token, tenant.id, report);
+  await seedProgram({ token, tenantId: tenant.id, gatewayKey: apiKey, tierIds, customerIds, report });
   if (apiKey) state.sample = await sampleIds(apiKey, customerIds);
   writeDemoState(state);
 

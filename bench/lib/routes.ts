@@ -3,7 +3,9 @@
  * Worker (issue 10), and the baseline's own requests. Every request is built fresh: random ids
  * from the loaded data, a fresh signature, a unique body and idempotency key for writes.
  */
+import { BENCH_EVENT_TYPE } from './earning-rules';
 import type { Manifest, BenchTenant } from './state';
+import { randomInt } from './sql';
 import { pick, plainGet, portalGet, roundRobin, signedGet, signedPost, type BenchRequest } from './requests';
 
 export type BaselineKind = 'read' | 'insert';
@@ -87,6 +89,17 @@ export function workerRoutes(manifest: Manifest, token: string, only: readonly s
       ...write, name: 'gateway-redeem', label: 'gateway POST /redemptions (1 XP)',
       // The body cannot carry a nonce: customers go round-robin over thousands, so none repeats within a second.
       request: (t) => signedPost(t.apiKey, `${GATEWAY}/redemptions`, { user_id: nextEarner(t), reward_id: t.benchRewardId }),
+    },
+    {
+      ...write, name: 'gateway-events', label: `gateway POST /events (${BENCH_EVENT_TYPE}, 20 rules)`,
+      // A random customer who may earn, a total in dollars and cents; the reference makes every body unique.
+      request: (t) =>
+        signedPost(t.apiKey, `${GATEWAY}/events`, {
+          user_id: pick(t.sample.earnerIds),
+          type: BENCH_EVENT_TYPE,
+          properties: { total: randomInt(Math.random, 500, 20_000) / 100, currency: 'USD' },
+          reference: `order-${crypto.randomUUID()}`,
+        }),
     },
   ];
   const unknown = only.filter((name) => !routes.some((route) => route.name === name));

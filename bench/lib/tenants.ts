@@ -2,11 +2,13 @@
  * The two bench tenants, created through the running Worker's HTTP API as a customer would (the
  * portal routes with a token minted by the bench's own key): tenant, API key, the demo tiers,
  * attributes and cohorts (scripts/lib/demo-data.ts), the 1-XP bench reward the write routes redeem,
- * and the reward the loaded redemptions are of. Customers and their history are bulk-loaded after.
+ * the reward the loaded redemptions are of, and the 20 earning rules the events route evaluates
+ * (bench/lib/earning-rules.ts). Customers and their history are bulk-loaded after.
  */
 import { apiCall, dataOf, type ApiResponse, type CallOptions } from '../../scripts/lib/api-client';
-import { ATTRIBUTES, COHORTS, REWARDS, TIERS } from '../../scripts/lib/demo-data';
+import { ATTRIBUTES, COHORTS, REWARDS, TIERS, type TierName } from '../../scripts/lib/demo-data';
 import type { AttributeDefinition } from './dataset';
+import { benchEarningRules } from './earning-rules';
 
 export type TenantName = 'small' | 'large';
 
@@ -33,7 +35,8 @@ export async function createBenchTenant(token: string, name: TenantName): Promis
   const tenant = await must<{ id: string }>(`tenant ${name}`, 'POST', '/tenants', { token, body: { name: `Bench ${name}`, slug } });
   const base = `/tenant/${tenant.id}`;
   const key = await must<{ key_id: string; secret: string }>('API key', 'POST', `${base}/api-keys`, { token, body: { name: 'Bench load generator' } });
-  for (const tier of TIERS) await must(`tier ${tier.tier_name}`, 'POST', `${base}/tiers`, { token, body: tier });
+  const tierIds = new Map<TierName, string>();
+  for (const tier of TIERS) tierIds.set(tier.tier_name, (await must<{ id: string }>(`tier ${tier.tier_name}`, 'POST', `${base}/tiers`, { token, body: tier })).id);
 
   const benchReward = await must<{ id: string }>('bench reward', 'POST', `${base}/rewards`, {
     token,
@@ -54,6 +57,9 @@ export async function createBenchTenant(token: string, name: TenantName): Promis
   // Before the load, so the cohort triggers keep memberships as customers arrive (as in production).
   const cohortIds: string[] = [];
   for (const cohort of COHORTS) cohortIds.push((await must<{ id: string }>(`cohort ${cohort.name}`, 'POST', `${base}/cohorts`, { token, body: cohort })).id);
+  const [cohortId] = cohortIds;
+  if (!cohortId) throw new Error('scripts/lib/demo-data.ts has no cohorts');
+  for (const rule of benchEarningRules({ tierIds, cohortId })) await must(`earning rule "${rule.name}"`, 'POST', `${base}/earning-rules`, { token, body: rule });
 
   return {
     id: tenant.id,

@@ -318,6 +318,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenant/{tenantId}/earning-rules/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test an event against the rules, writing nothing
+         * @description Evaluates every earning rule of the event's type for the customer as a real event would be evaluated now (the same SQL, the customer's current tier, cohorts and counters) and explains each: applied with its amount, or why not (`inactive`, `outside_window`, `conditions`, `no_xp`, `capped`, `stopped_by:<rule_id>`). Writes nothing. Editor role and up.
+         */
+        post: operations["simulateEarningRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/{tenantId}/earning-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List earning rules (newest first), optionally of one status and event type
+         * @description The list is newest first; an event evaluates the active rules of its type in another order: highest `priority` first, then the oldest (`created_at`), then by `id`.
+         */
+        get: operations["listEarningRules"];
+        put?: never;
+        /**
+         * Create an earning rule
+         * @description Every part is checked against the tenant's attribute definitions, tiers and cohorts (422 at the field). A tenant has at most 500 rules, and at most 50 active ones per event type (422 at `status`). Editor role and up.
+         */
+        post: operations["createEarningRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/{tenantId}/earning-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an earning rule with its counters */
+        get: operations["getEarningRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an earning rule
+         * @description Past events keep their effects (with the rule id and name). To keep a rule without applying it, set its status to `archived` instead. Editor role and up.
+         */
+        delete: operations["deleteEarningRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an earning rule
+         * @description The fields sent replace the stored ones (`conditions`, `effect`, `multipliers`, `limits` each as a whole); at least one is required. The parts sent are checked as on create; `starts_at` and `ends_at` against the stored other bound; a rule made active needs a place under the 50 active rules of its event type. Events evaluated after the change see it; past events keep their effects. Editor role and up.
+         */
+        patch: operations["updateEarningRule"];
+        trace?: never;
+    };
+    "/tenant/{tenantId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the events the tenant's backend reported (newest first) with their effects */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/{tenantId}/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an event with its effects (in evaluation order) */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/{tenantId}/program-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the program's settings (time zone, point lifecycle, tier basis)
+         * @description Every field, the defaults where nothing was saved (`updated_at` null then). Every member role: editors write rule limits in this time zone.
+         */
+        get: operations["getProgramSettings"];
+        /**
+         * Replace the program's settings
+         * @description Takes the whole document: a section (`points`, `tiers`) or a field left out is reset to its default. A new time zone moves the periods of rule limits for the events evaluated after it. Admin role and up.
+         */
+        put: operations["replaceProgramSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenant/{tenantId}/cohorts/{cohortId}": {
         parameters: {
             query?: never;
@@ -883,6 +1010,44 @@ export interface paths {
          * @description Appends an `xp_earn` or `xp_bonus` transaction. Off-chain it is `completed` at once and moves the balance with it. When the tenant has an XP token (onchain asset with key `xp`) it is `initialized`, a mint is settled onchain, and the credit counts in `xp_balance`/`lifetime_xp` once it is `completed` (`failed` changes nothing). Only an active or reinstated customer earns (409 CUSTOMER_NOT_ACTIVE otherwise). 429 ONCHAIN_BUDGET_EXHAUSTED (with `Retry-After`): the write would settle onchain and the tenant's daily gas budget is used up; nothing is written, off-chain work goes on.
          */
         post: operations["gatewayEarnXp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List reported events (newest first) with their effects */
+        get: operations["gatewayListEvents"];
+        put?: never;
+        /**
+         * Report what happened; the earning rules decide the XP
+         * @description Evaluates the tenant's active earning rules of the event's `type` (docs/RULES.md) and writes, in one transaction, the event, one `xp_earn` internal transaction per effect that gives XP (`metadata` `{event_id, rule_id}`, mirrored onchain like any earn), and the rules' counters. Limits and budgets hold under any concurrency; a capped effect shows `capped: true` with the amount that still fit (0: no transaction). `?dry_run=true` answers 200 with the effects the event would have now and writes nothing (the idempotency key rules still apply). Unknown customer 404; a customer who may not earn 409 CUSTOMER_NOT_ACTIVE.
+         */
+        post: operations["gatewayRecordEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a reported event with its effects (in evaluation order) */
+        get: operations["gatewayGetEvent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1876,6 +2041,418 @@ export interface components {
              */
             value?: string;
         };
+        EventSimulation: {
+            user_id: string;
+            type: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            occurred_at: string;
+            /** @example 150 */
+            xp_awarded: string;
+            /** @description Every rule of the event type, highest priority first */
+            rules: components["schemas"]["RuleOutcome"][];
+        };
+        RuleOutcome: {
+            rule_id: string;
+            rule_name: string;
+            priority: number;
+            applied: boolean;
+            /**
+             * @description XP it gives (after multiplier and caps); "0" when it does not apply
+             * @example 150
+             */
+            amount: string;
+            capped: boolean;
+            /** @description Why it did not apply (null when it did): `inactive`, `outside_window`, `conditions`, `no_xp`, `capped`, `stopped_by:<rule_id>` */
+            reason: string | null;
+        };
+        SimulateEventBody: {
+            user_id: string;
+            /** @example order.paid */
+            type: string;
+            properties?: components["schemas"]["EventProperties"];
+            /**
+             * Format: date-time
+             * @description When it happened (default now): at most 30 days in the past and 5 minutes in the future. Limits count in the period that contains it.
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            occurred_at?: string;
+        };
+        /**
+         * @description A flat object of at most 64 properties; keys 1-64 characters (a letter or "_", then letters, digits, "_", "." or "-"); each value a string (at most 1000 characters), a number, a boolean, or an array of at most 100 strings (each at most 200).
+         * @default {}
+         * @example {
+         *       "total": 45.5,
+         *       "currency": "USD",
+         *       "skus": [
+         *         "sku_1",
+         *         "sku_2"
+         *       ]
+         *     }
+         */
+        EventProperties: {
+            [key: string]: string | number | boolean | string[];
+        };
+        EarningRule: {
+            id: string;
+            name: string;
+            description: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "active" | "paused" | "archived";
+            priority: number;
+            stackable: boolean;
+            conditions: {
+                /** @enum {string} */
+                operator: "and" | "or";
+                predicates: components["schemas"]["EarningRulePredicate"][];
+            };
+            effect: components["schemas"]["EarningRuleEffect"];
+            multipliers: {
+                tier_id: string;
+                factor: string;
+            }[];
+            limits: {
+                per_customer: {
+                    /** @enum {string} */
+                    period: "day" | "week" | "month" | "year" | "lifetime";
+                    max_times: number | null;
+                    /** @example 150 */
+                    max_xp: string | null;
+                }[];
+                /** @example 150 */
+                total_xp_budget: string | null;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            starts_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            ends_at: string | null;
+            counters: {
+                /** @description Effects that gave XP */
+                times_applied: number;
+                /** @example 150 */
+                xp_awarded: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        EarningRulePredicate: {
+            type: string;
+            key: string;
+            op: string;
+            value: string;
+        };
+        EarningRuleEffect: {
+            /** @enum {string} */
+            kind: "fixed";
+            /** @example 150 */
+            amount: string;
+        } | {
+            /** @enum {string} */
+            kind: "per_unit";
+            property: string;
+            xp_per_unit: string;
+            unit: string;
+        };
+        CreateEarningRuleBody: {
+            /** @example Orders over $20 */
+            name: string;
+            /** @default  */
+            description: string;
+            /** @example order.paid */
+            event_type: string;
+            /**
+             * @default active
+             * @enum {string}
+             */
+            status: "active" | "paused" | "archived";
+            /**
+             * @description Higher first
+             * @default 0
+             */
+            priority: number;
+            /**
+             * @description false: when this rule gives XP, the rules below it do not apply
+             * @default true
+             */
+            stackable: boolean;
+            conditions?: components["schemas"]["EarningRuleConditionsInput"];
+            effect: components["schemas"]["EarningRuleEffectInput"];
+            /**
+             * @description At most 20, one per tier of the tenant; the customer's tier's factor multiplies the effect (floor)
+             * @default []
+             */
+            multipliers: {
+                tier_id: string;
+                /** @example 2 */
+                factor: string;
+            }[];
+            limits?: components["schemas"]["EarningRuleLimitsInput"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            ends_at?: string | null;
+        };
+        /**
+         * @description The cohort predicate language (types `attribute`, `tier`, `status`, `country`, `xp_balance`, `lifetime_xp`, ops as for cohorts) plus `property` (`key` = an event property; ops eq, neq, gt, gte, lt, lte (numbers), contains, in, exists, not_exists) and `cohort` (`op` eq, `value` a cohort id: the customer is a member). A predicate that does not fit is a 422 at `conditions.predicates.<i>.<key|op|value>`.
+         * @default {
+         *       "operator": "and",
+         *       "predicates": []
+         *     }
+         */
+        EarningRuleConditionsInput: {
+            /** @enum {string} */
+            operator: "and" | "or";
+            /** @description 0 to 20 predicates (none: the rule holds for every event of its type) */
+            predicates: components["schemas"]["EarningRulePredicateInput"][];
+        };
+        EarningRulePredicateInput: {
+            /** @enum {string} */
+            type: "attribute" | "tier" | "status" | "country" | "xp_balance" | "lifetime_xp" | "property" | "cohort";
+            /**
+             * @description The attribute key (`attribute`) or event property key (`property`)
+             * @example total
+             */
+            key?: string;
+            /** @enum {string} */
+            op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "in" | "exists" | "not_exists";
+            /**
+             * @description Compared value as a string; for `in` a JSON array string of 1 to 100 values; for `contains` at most 100 characters; for `cohort` the cohort id; omitted for exists/not_exists.
+             * @example 20
+             */
+            value?: string;
+        };
+        /** @description `fixed`: `amount` XP. `per_unit`: floor(property / unit x xp_per_unit), computed exactly in decimal; a property that is missing, not a number or gives 0 gives no XP. */
+        EarningRuleEffectInput: {
+            /** @enum {string} */
+            kind: "fixed";
+            /**
+             * @description Whole XP amount as a string of digits, 1 to 1000000000 (a JSON number is refused)
+             * @example 150
+             */
+            amount: string;
+        } | {
+            /** @enum {string} */
+            kind: "per_unit";
+            /** @example total */
+            property: string;
+            /** @example 2 */
+            xp_per_unit: string;
+            /**
+             * @description Default "1"
+             * @example 1
+             */
+            unit?: string;
+        };
+        /**
+         * @description Periods `day`, `week` (from Monday), `month`, `year` in the tenant's time zone (program settings), or `lifetime`.
+         * @default {
+         *       "per_customer": []
+         *     }
+         */
+        EarningRuleLimitsInput: {
+            /**
+             * @description At most 5, one per period
+             * @default []
+             */
+            per_customer: {
+                /** @enum {string} */
+                period: "day" | "week" | "month" | "year" | "lifetime";
+                max_times?: number;
+                /**
+                 * @description Whole XP amount as a string of digits, 1 to 1000000000 (a JSON number is refused)
+                 * @example 150
+                 */
+                max_xp?: string;
+            }[];
+            /**
+             * @description Whole XP amount as a string of digits, 1 to 1000000000 (a JSON number is refused)
+             * @example 150
+             */
+            total_xp_budget?: string;
+        };
+        UpdateEarningRuleBody: {
+            /** @example Orders over $20 */
+            name?: string;
+            description?: string;
+            /** @example order.paid */
+            event_type?: string;
+            /** @enum {string} */
+            status?: "active" | "paused" | "archived";
+            /** @description Higher first */
+            priority?: number;
+            /** @description false: when this rule gives XP, the rules below it do not apply */
+            stackable?: boolean;
+            conditions?: components["schemas"]["EarningRuleConditionsInput"];
+            effect?: components["schemas"]["EarningRuleEffectInput"];
+            /** @description At most 20, one per tier of the tenant; the customer's tier's factor multiplies the effect (floor) */
+            multipliers?: {
+                tier_id: string;
+                /** @example 2 */
+                factor: string;
+            }[];
+            limits?: components["schemas"]["EarningRuleLimitsInput"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            ends_at?: string | null;
+        };
+        Event: {
+            id: string;
+            type: string;
+            user_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            occurred_at: string;
+            properties: components["schemas"]["EventProperties"];
+            reference: string | null;
+            /** @example 150 */
+            xp_awarded: string;
+            effects: components["schemas"]["EventEffect"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        EventEffect: {
+            rule_id: string;
+            rule_name: string;
+            /** @example 150 */
+            amount: string;
+            /** @description A limit or budget cut the amount (to what still fit, possibly 0: then no transaction) */
+            capped: boolean;
+            internal_transaction_id: string | null;
+        };
+        ProgramSettings: {
+            timezone: string;
+            points: {
+                pending_period: string | null;
+                validity: string | null;
+                /** @enum {string} */
+                expiry_rounding: "none" | "end_of_day" | "end_of_month" | "end_of_year";
+                expiry_notice: string | null;
+            };
+            tiers: {
+                /** @enum {string} */
+                basis: "lifetime" | "earned_in_period";
+                period: string | null;
+                /** @enum {string} */
+                downgrade: "none" | "one_step" | "recalculate";
+                /** @enum {string} */
+                review: "monthly" | "quarterly" | "yearly";
+            };
+            /**
+             * Format: date-time
+             * @description null until the settings are first saved
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            updated_at: string | null;
+        };
+        ProgramSettingsBody: {
+            /**
+             * @description An IANA time zone name (e.g. "Europe/Paris"; an offset such as "+02:00" is not a zone). The periods of rule limits are its days, weeks, months and years.
+             * @default UTC
+             * @example Europe/Paris
+             */
+            timezone: string;
+            points?: components["schemas"]["PointsSettingsInput"];
+            tiers?: components["schemas"]["TierSettingsInput"];
+        };
+        /**
+         * @default {
+         *       "pending_period": null,
+         *       "validity": null,
+         *       "expiry_rounding": "none",
+         *       "expiry_notice": null
+         *     }
+         */
+        PointsSettingsInput: {
+            /**
+             * @description An ISO 8601 duration from PT10S to P10Y (a year counted as 365 days, a month as 30), or null for none
+             * @default null
+             * @example P30D
+             */
+            pending_period: string | null;
+            /**
+             * @description An ISO 8601 duration from PT10S to P10Y (a year counted as 365 days, a month as 30), or null for none
+             * @default null
+             * @example P30D
+             */
+            validity: string | null;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            expiry_rounding: "none" | "end_of_day" | "end_of_month" | "end_of_year";
+            /**
+             * @description An ISO 8601 duration from PT10S to P10Y (a year counted as 365 days, a month as 30), or null for none
+             * @default null
+             * @example P30D
+             */
+            expiry_notice: string | null;
+        };
+        /**
+         * @default {
+         *       "basis": "lifetime",
+         *       "period": null,
+         *       "downgrade": "none",
+         *       "review": "yearly"
+         *     }
+         */
+        TierSettingsInput: {
+            /**
+             * @default lifetime
+             * @enum {string}
+             */
+            basis: "lifetime" | "earned_in_period";
+            /**
+             * @description An ISO 8601 duration from PT10S to P10Y (a year counted as 365 days, a month as 30), or null for none
+             * @default null
+             * @example P30D
+             */
+            period: string | null;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            downgrade: "none" | "one_step" | "recalculate";
+            /**
+             * @default yearly
+             * @enum {string}
+             */
+            review: "monthly" | "quarterly" | "yearly";
+        };
         UpdateCohortBody: {
             /** @example Blue lovers */
             name?: string;
@@ -2402,6 +2979,35 @@ export interface components {
              *     }
              */
             metadata?: unknown;
+        };
+        EventDryRun: {
+            type: string;
+            user_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            occurred_at: string;
+            properties: components["schemas"]["EventProperties"];
+            reference: string | null;
+            /** @example 150 */
+            xp_awarded: string;
+            effects: components["schemas"]["EventEffect"][];
+        };
+        RecordEventBody: {
+            /** @description The customer id (`cus_...`) */
+            user_id: string;
+            /** @example order.paid */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When it happened (default now): at most 30 days in the past and 5 minutes in the future. Limits count in the period that contains it.
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            occurred_at?: string;
+            properties?: components["schemas"]["EventProperties"];
+            /** @description Your own id for what happened (an order id), shown with the event */
+            reference?: string;
         };
         UpsertCustomerBody: {
             /** @example user-42 */
@@ -4781,6 +5387,1197 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Cohort"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    simulateEarningRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateEventBody"];
+            };
+        };
+        responses: {
+            /** @description Every rule of the type, highest priority first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EventSimulation"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEarningRules: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "active" | "paused" | "archived";
+                event_type?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of earning rules */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["EarningRule"][];
+                            total_count: number;
+                            page: number;
+                            limit: number;
+                            total_pages: number;
+                            has_next_page: boolean;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createEarningRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEarningRuleBody"];
+            };
+        };
+        responses: {
+            /** @description The new earning rule */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EarningRule"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getEarningRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The earning rule id (`rule_...`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The earning rule */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EarningRule"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteEarningRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The earning rule id (`rule_...`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateEarningRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The earning rule id (`rule_...`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEarningRuleBody"];
+            };
+        };
+        responses: {
+            /** @description The updated earning rule */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EarningRule"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                user_id?: string;
+                type?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Event"][];
+                            total_count: number;
+                            page: number;
+                            limit: number;
+                            total_pages: number;
+                            has_next_page: boolean;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The event id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Event"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getProgramSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProgramSettings"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    replaceProgramSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProgramSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description The settings as saved */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProgramSettings"];
                         message?: string;
                     };
                 };
@@ -9649,6 +11446,356 @@ export interface operations {
                 };
             };
             /** @description Validation failed; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gatewayListEvents: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                user_id?: string;
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Event"][];
+                            total_count: number;
+                            page: number;
+                            limit: number;
+                            total_pages: number;
+                            has_next_page: boolean;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gatewayRecordEvent: {
+        parameters: {
+            query?: {
+                /** @description `true`: evaluate the rules and answer 200 with the effects, writing nothing */
+                dry_run?: "true" | "false";
+            };
+            header: {
+                /** @description Client-chosen key, per tenant: 1-255 printable ASCII characters (U+0020-U+007E; anything else is 400 IDEMPOTENCY_KEY_REQUIRED). A retry with the same key and body within 24 h is answered from the stored response */
+                "x-idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordEventBody"];
+            };
+        };
+        responses: {
+            /** @description A dry run: the effects it would have */
+            200: {
+                headers: {
+                    /** @description `true` when the response is the stored outcome of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EventDryRun"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The event with its effects */
+            201: {
+                headers: {
+                    /** @description `true` when the response is the stored outcome of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Event"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gatewayGetEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Event"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

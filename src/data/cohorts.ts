@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { cohortMemberships, cohortRecomputes, cohorts, compiledCohorts, customers, type Cohort } from '../db/schema';
 import type { CohortRules } from '../domain/cohort-rules';
@@ -38,6 +38,11 @@ export function cohortPageQueries(db: Database, tenantId: string, params: PagePa
 
 export function cohortByIdQuery(db: Database, tenantId: string, id: string) {
   return cohortsWithCounts(db).where(cohortWhere(tenantId, id)).limit(1);
+}
+
+/** Which of `ids` are cohorts of the tenant (what an earning rule's `cohort` predicates may name); an empty list matches nothing. */
+export function cohortIdsQuery(db: Database, tenantId: string, ids: readonly string[]) {
+  return db.select({ id: cohorts.id }).from(cohorts).where(and(eq(cohorts.tenantId, tenantId), inArray(cohorts.id, [...ids])));
 }
 
 export type NewCohort = { id: string; tenantId: string; name: string; description: string; rules: CohortRules; createdBy: string };

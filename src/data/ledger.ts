@@ -1,4 +1,4 @@
-import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
   customerGuard,
@@ -15,7 +15,7 @@ import {
 import { violatesCheck } from './db-errors';
 import { ONE_ROW, selectedRow } from './insert-select';
 import { completionWhen } from './response-with-write';
-import { reusable, reusableList, type Slots } from './reusable-statements';
+import { reusable, reusableList, type Bound, type Slots } from './reusable-statements';
 import { lifetimeDelta } from '../domain/ledger';
 
 export type LedgerEntry = {
@@ -60,11 +60,20 @@ type EntryValues = {
   now: string;
 };
 
+/**
+ * The tenant's XP token (an `xp` asset deploying or active) and the customer's wallet on its chain,
+ * as one row (`asset_id`, `chain_id`, `decimals`, `address`), or none: an entry of that customer
+ * is mirrored onchain exactly when it exists.
+ */
+export function xpMirror(tenantId: Bound<string>, userId: Bound<string>): SQL {
+  return sql`select a.id as asset_id, a.chain_id, a.decimals, w.address
+    from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id and w.user_id = ${userId}
+    where a.tenant_id = ${tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
+}
+
 /** The three statements, built once (reusable-statements.ts): every branch is SQL on the values. */
 const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
-  const mirror = sql`select a.id as asset_id, a.chain_id, a.decimals, w.address
-    from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id and w.user_id = ${$.userId}
-    where a.tenant_id = ${$.tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
+  const mirror = xpMirror($.tenantId, $.userId);
   const settles = sql`(${$.awaitsSettlement} = 1 or exists (${mirror}))`;
   return [
     db

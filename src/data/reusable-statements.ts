@@ -70,7 +70,14 @@ class BoundStatement {
   }
 }
 
-function shapeOf(builder: Buildable): Shape {
+/** A raw query (`db.all(sql)`, `db.run(sql)`): Drizzle batches one only without parameters, so it goes through a bound statement. */
+type Raw = { getQuery(): Query; mapResult(response: unknown, isFromBatch?: boolean): unknown };
+
+function shapeOf(builder: Buildable | Raw): Shape {
+  if (!('prepare' in builder)) {
+    const { sql: text, params } = builder.getQuery();
+    return { sql: text, params, mapResult: builder.mapResult.bind(builder) };
+  }
   const prepared = builder.prepare();
   const { sql: text, params } = prepared.getQuery();
   return { sql: text, params, mapResult: prepared.mapResult.bind(prepared) };
@@ -84,7 +91,7 @@ const bound = <T>(db: Database, shape: Shape, values: Values) => new BoundStatem
  * must use nothing else that varies. Returns a function giving the statement for `values`, typed as
  * the builder (usable in `db.batch`, as a claim rider, or awaited alone).
  */
-export function reusable<V extends Values, T extends Buildable>(build: (db: Database, $: Slots<V>) => T): (db: Database, values: V) => T {
+export function reusable<V extends Values, T extends Buildable | Raw>(build: (db: Database, $: Slots<V>) => T): (db: Database, values: V) => T {
   let shape: Shape | undefined;
   return (db, values) => {
     shape ??= shapeOf(build(db, slotProxy as Slots<V>));
@@ -93,10 +100,11 @@ export function reusable<V extends Values, T extends Buildable>(build: (db: Data
 }
 
 /** `reusable` for a fixed list of statements that share their values (spread it into a batch). */
-export function reusableList<V extends Values, T extends readonly Buildable[]>(build: (db: Database, $: Slots<V>) => T): (db: Database, values: V) => T {
+export function reusableList<V extends Values, T extends readonly (Buildable | Raw)[]>(build: (db: Database, $: Slots<V>) => T): (db: Database, values: V) => T {
   let shapes: Shape[] | undefined;
   return (db, values) => {
     shapes ??= build(db, slotProxy as Slots<V>).map(shapeOf);
     return shapes.map((shape) => bound(db, shape, values)) as unknown as T;
   };
 }
+

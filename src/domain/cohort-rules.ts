@@ -46,7 +46,7 @@ export type RuleContext = {
 };
 
 type ValueKind = 'string' | 'number' | 'boolean' | 'date' | 'datetime' | 'status' | 'country' | 'tier' | 'xp';
-type Resolution = { ok: true; predicate: ResolvedPredicate } | { ok: false; field: 'key' | 'op' | 'value'; message: string };
+export type Resolution = { ok: true; predicate: ResolvedPredicate } | { ok: false; field: 'key' | 'op' | 'value'; message: string };
 
 const attributeKinds: Record<AttributeType, { kind: ValueKind; storage: AttributeStorage }> = {
   string: { kind: 'string', storage: 'text' },
@@ -130,7 +130,8 @@ function compare(kind: ValueKind, op: CohortOp, value: string, ctx: RuleContext)
   return { ok: true, value: { op, operand: operand.value } };
 }
 
-function resolvePredicate(predicate: CohortPredicate, ctx: RuleContext): Resolution {
+/** One predicate against the tenant's definitions and tiers (earning rules check theirs with it too). */
+export function resolvePredicate(predicate: CohortPredicate, ctx: RuleContext): Resolution {
   const { type, key, op, value } = predicate;
   let kind: ValueKind;
   let allowed: readonly CohortOp[];

@@ -12,6 +12,8 @@ export const permissions = {
   manage_onchain_assets: ['super_admin', 'admin'],
   /** Webhook endpoints, their secrets and delivery logs: they send tenant data out. Admins only. */
   manage_webhooks: ['super_admin', 'admin'],
+  /** The program's settings (time zone, point lifecycle, tier basis): they change how every rule and credit behaves. */
+  manage_program_settings: ['super_admin', 'admin'],
   manage_super_admins: ['super_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -13,7 +13,9 @@ function routePattern(path: string): RegExp {
 
 /**
  * The methods each registered path answers, from the app's route table (middleware, registered for
- * all methods or with a wildcard, is not a route). HEAD is answered wherever GET is.
+ * all methods or with a wildcard, is not a route). HEAD is answered wherever GET is. A literal
+ * segment beats a parameter: of the templates a path matches, only those with the fewest
+ * parameters answer it (`/earning-rules/simulate` is that route's, not the rule `simulate`'s).
  */
 export function allowedMethodsOf(routes: RouterRoute[]): (path: string) => string[] {
   const byPath = new Map<string, Set<string>>();
@@ -24,9 +26,11 @@ export function allowedMethodsOf(routes: RouterRoute[]): (path: string) => strin
     if (method === 'GET') methods.add('HEAD');
     byPath.set(path, methods);
   }
-  const patterns = [...byPath].map(([path, methods]) => ({ pattern: routePattern(path), methods }));
+  const patterns = [...byPath].map(([path, methods]) => ({ pattern: routePattern(path), params: path.split('/:').length - 1, methods }));
   return (path) => {
-    const allowed = new Set(patterns.flatMap((route) => (route.pattern.test(path) ? [...route.methods] : [])));
+    const matching = patterns.filter((route) => route.pattern.test(path));
+    const fewest = Math.min(...matching.map((route) => route.params));
+    const allowed = new Set(matching.flatMap((route) => (route.params === fewest ? [...route.methods] : [])));
     return METHOD_ORDER.filter((method) => allowed.has(method));
   };
 }

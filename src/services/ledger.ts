@@ -69,7 +69,7 @@ async function appendEntry(ctx: ServiceContext, entry: Entry, options: Options):
 const transactionView = (tx: InternalTransaction) => toInternalTransactionView(tx, { blockchainTransactions: [] });
 
 /** Why the guard refused: no such customer in the tenant (404), or a status that may not earn (409). */
-async function customerRejection({ db, tenantId }: ServiceContext, userId: string, path: string): Promise<ApiError> {
+export async function customerRejection({ db, tenantId }: ServiceContext, userId: string, path: string): Promise<ApiError> {
   const [customer] = await db
     .select({ status: customers.status })
     .from(customers)

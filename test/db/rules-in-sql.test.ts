@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { allDefinitions, normalizedSql, replacementStatements, type SqlObjectKind } from '../../scripts/lib/sql-definitions';
+import { PREDICATE_COMPARISON } from '../../src/data/earning-evaluation';
 import { pageSchema } from '../../src/lib/paging';
 import { cohortSchema } from '../../src/schemas/cohort';
 import { customerSchema } from '../../src/schemas/customer';
@@ -26,6 +27,13 @@ const compared = (objects: readonly Held[]) =>
   objects.map(({ kind, name, sql }) => ({ kind, name, sql: normalizedSql(sql) })).sort((a, b) => a.name.localeCompare(b.name));
 
 describe('rules in SQL (src/db/sql, docs/ARCHITECTURE.md "Rules in SQL")', () => {
+  it("an earning rule compares a customer predicate exactly as the cohort evaluator's view does", () => {
+    const view = definitions.find((definition) => definition.name === 'cohort_predicate_results');
+    const comparison = /coalesce\(CASE[\s\S]*?END, 0\)/.exec(normalizedSql(view?.sql ?? ''))?.[0];
+    expect(comparison).toBeDefined();
+    expect(normalizedSql(PREDICATE_COMPARISON)).toBe(comparison);
+  });
+
   it('the migrated database holds exactly the triggers and views of src/db/sql/*.sql', async () => {
     expect(definitions.length).toBeGreaterThan(0);
     expect(

@@ -323,6 +323,9 @@ const gatewayRoutes: { method: string; path: string; body?: unknown }[] = [
   { method: 'POST', path: '/xp', body: { user_id: 'cus_x', type: 'xp_earn', amount: '1' } },
   { method: 'GET', path: '/internal-transactions' },
   { method: 'GET', path: '/internal-transactions/{internal_transaction_id}' },
+  { method: 'POST', path: '/events', body: { user_id: 'cus_x', type: 'order.paid' } },
+  { method: 'GET', path: '/events' },
+  { method: 'GET', path: '/events/{id}' },
   { method: 'POST', path: '/redemptions', body: { user_id: 'cus_x', reward_id: 'rwd_x' } },
   { method: 'GET', path: '/redemptions/{redemption_id}' },
 ];

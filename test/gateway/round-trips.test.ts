@@ -8,11 +8,13 @@ import { generateCredential } from '../../src/domain/api-keys';
 import { newId } from '../../src/lib/ids';
 import { apiKeySchema } from '../../src/schemas/api-key';
 import { customerSchema } from '../../src/schemas/customer';
+import { eventSchema } from '../../src/schemas/event';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { redemptionSchema } from '../../src/schemas/redemption';
 import { BASE, expectError, expectOk } from '../support/http';
 import { createCustomer } from '../support/ledger';
 import { customerWithXp, insertReward } from '../support/rewards';
+import { createRuleViaApi } from '../support/rules';
 import { createTenant, createTestApiKey, db, portalCall } from '../support/world';
 import { isCheckGuard, isGuard, isKeyRead, isLastUsed, isRollbackGuard, isSelect, measure, recorder, uncachedKey } from './recorded';
 
@@ -145,6 +147,35 @@ describe('gateway round trips', () => {
     expect(spend?.some((sql) => sql.startsWith('insert into "redemptions"'))).toBe(true);
     expect(spend?.some(isCompletion)).toBe(true);
     expect(write.background).toEqual(webhookPresenceOnly);
+  });
+
+  it('POST /gateway/events: 1 D1 round trip once the isolate holds the tenant\'s rules (their version guard in the write\'s batch); the first event reads them first', async () => {
+    const tenant = await createTenant();
+    const key = await createTestApiKey(tenant.id);
+    const userId = await createCustomer(tenant.id);
+    await createRuleViaApi(tenant.owner, tenant.id, { name: 'Ten, 5 a day', limits: { per_customer: [{ period: 'day', max_times: 5 }] } });
+    await createRuleViaApi(tenant.owner, tenant.id, {
+      name: 'Two per dollar over $20',
+      conditions: { operator: 'and', predicates: [{ type: 'property', key: 'total', op: 'gt', value: '20' }] },
+      effect: { kind: 'per_unit', property: 'total', xp_per_unit: '2' },
+    });
+    const event = (total: number) => JSON.stringify({ user_id: userId, type: 'order.paid', properties: { total } });
+    const isRulesRead = (sql: string) => sql.startsWith('select') && sql.includes('from "earning_rules"');
+    const isRulesGuard = (sql: string) => sql.startsWith('INSERT INTO earning_rules_guard');
+    await measure(key, 'GET', TX);
+
+    const cold = await measure(key, 'POST', '/api/v1/gateway/events', event(30));
+    expect(expectOk(cold.res, 201, eventSchema).effects).toHaveLength(2);
+    expect(cold.path.d1.map((trip) => trip.some(isRulesRead))).toEqual([true, false]);
+
+    const warm = await measure(key, 'POST', '/api/v1/gateway/events', event(31));
+    expect(expectOk(warm.res, 201, eventSchema).effects.map((effect) => effect.amount)).toEqual(['10', '62']);
+    expect(warm.path.d1).toHaveLength(1);
+    const [batch = []] = warm.path.d1;
+    expect(batch.filter(isRulesGuard)).toHaveLength(1);
+    expect(batch.some(isRulesRead)).toBe(false);
+    expect(batch.filter((sql) => isClaim(sql) || sql.startsWith('insert into "events"') || isCompletion(sql))).toHaveLength(3);
+    expect(warm.background).toEqual({ d1: [], kv: [] });
   });
 
   it('POST /gateway/customers: 2 D1 round trips to create (lookup, claim and wallet index, then the insert with the stored response), to update or to answer an unchanged profile', async () => {

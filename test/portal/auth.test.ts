@@ -208,7 +208,7 @@ describe('tenant access', () => {
  * Placeholders: {tenantId} and the resource ids are filled per test; the ids need not exist, since
  * authentication, membership and permission are all decided before the resource is looked up.
  */
-type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' | 'manage_onchain_assets' | 'manage_webhooks' };
+type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' | 'manage_onchain_assets' | 'manage_webhooks' | 'manage_program_settings' };
 
 const cohortRules = { operator: 'and', predicates: [{ type: 'status', op: 'eq', value: 'active' }] };
 const tierBody = { tier_name: 'Gold', min_xp_threshold: 10, benefits_description: '', color: '', icon: '' };
@@ -252,6 +252,16 @@ const portalRoutes: PortalRoute[] = [
   { method: 'GET', path: '/redemptions' },
   { method: 'GET', path: '/redemptions/{redemption_id}' },
   { method: 'POST', path: '/redemptions/{redemption_id}/cancel', needs: 'edit_program' },
+  { method: 'GET', path: '/earning-rules' },
+  { method: 'POST', path: '/earning-rules', body: { name: 'r', event_type: 'order.paid', effect: { kind: 'fixed', amount: '5' } }, needs: 'edit_program' },
+  { method: 'GET', path: '/earning-rules/{id}' },
+  { method: 'PATCH', path: '/earning-rules/{id}', body: { name: 'renamed' }, needs: 'edit_program' },
+  { method: 'DELETE', path: '/earning-rules/{id}', needs: 'edit_program' },
+  { method: 'POST', path: '/earning-rules/simulate', body: { user_id: 'cus_x', type: 'order.paid' }, needs: 'edit_program' },
+  { method: 'GET', path: '/events' },
+  { method: 'GET', path: '/events/{id}' },
+  { method: 'GET', path: '/program-settings' },
+  { method: 'PUT', path: '/program-settings', body: { timezone: 'Europe/Paris' }, needs: 'manage_program_settings' },
   { method: 'GET', path: '/analytics/top-rewards' },
   { method: 'GET', path: '/analytics/top-countries' },
   { method: 'GET', path: '/onchain-assets' },
@@ -276,7 +286,7 @@ const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;
 const urlOf = (route: PortalRoute, tenantId: string) =>
   `/api/v1/tenant/${tenantId}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => `${name}_missing`)}`;
 
-const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'], manage_onchain_assets: ['editor', 'viewer'], manage_webhooks: ['editor', 'viewer'] } as const;
+const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'], manage_onchain_assets: ['editor', 'viewer'], manage_webhooks: ['editor', 'viewer'], manage_program_settings: ['editor', 'viewer'] } as const;
 
 describe('every tenant route', () => {
   it('is in the table above, and the table documents 403 exactly where a role is needed', async () => {

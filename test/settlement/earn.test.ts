@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
 import type { Bindings } from '../../src/env';
 import { balanceOf, fundedRelayer } from '../support/chain';
+import { createRuleViaApi, recordEvent } from '../support/rules';
 import { deliver, relayerEnv, settleAll } from '../support/settlement';
 import { createAsset, deployedAsset, earn, getAsset, expectReceipt, getCustomer, linkedTransactions, newCustomer, newWorld, operationsOf } from './fixtures';
 
@@ -75,5 +76,25 @@ describe('earn settles onto the XP token', () => {
     const asset = await getAsset(world, created.id ?? '');
     expect(await balanceOf(31337, 'erc20', asset.asset_address as Address, customer.wallet)).toBe(5n);
     expect((await linkedTransactions(world, earned.id)).transaction.status).toBe('completed');
+  });
+  it("an event's effects are minted like any earn: one mint per effect, and the XP counts once minted", async () => {
+    const world = await newWorld();
+    const xp = await deployedAsset(world, runEnv, { type: 'erc20', key: 'xp', decimals: 0, name: 'XP', symbol: 'XP' });
+    const customer = await newCustomer(world);
+    await createRuleViaApi(world.tenant.owner, world.tenant.id, { name: 'Ten', effect: { kind: 'fixed', amount: '10' } });
+    await createRuleViaApi(world.tenant.owner, world.tenant.id, { name: 'Per dollar', effect: { kind: 'per_unit', property: 'total', xp_per_unit: '1' } });
+    const event = await recordEvent(world.key, { user_id: customer.id, properties: { total: 32.5 } });
+    expect(event.xp_awarded).toBe('42');
+    const ids = event.effects.map((effect) => effect.internal_transaction_id ?? '');
+    const mints = (await Promise.all(ids.map((id) => operationsOf(id)))).flat();
+    expect(mints.map((mint) => [mint.kind, mint.amount]).sort()).toEqual([['mint', '10'], ['mint', '32']]);
+    expect((await getCustomer(world, customer.id)).xp_balance).toBe('0');
+
+    await settleAll(runEnv, world.tenant.id);
+
+    expect(await balanceOf(31337, 'erc20', xp.asset_address, customer.wallet)).toBe(42n);
+    const after = await getCustomer(world, customer.id);
+    expect([after.xp_balance, after.lifetime_xp]).toEqual(['42', '42']);
+    for (const id of ids) expect((await linkedTransactions(world, id)).transaction.status).toBe('completed');
   });
 });

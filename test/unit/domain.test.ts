@@ -179,6 +179,7 @@ describe('permissions', () => {
       manage_members: ['super_admin', 'admin'],
       manage_onchain_assets: ['super_admin', 'admin'],
       manage_webhooks: ['super_admin', 'admin'],
+      manage_program_settings: ['super_admin', 'admin'],
       manage_super_admins: ['super_admin'],
     });
   });

@@ -8,3 +8,4 @@ export * from './xp-openings';
 export * from './segments';
 export * from './counts';
 export * from './webhooks';
+export * from './program';

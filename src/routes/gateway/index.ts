@@ -9,6 +9,9 @@ import { registerGatewayCustomerAttributesPut } from './customer-attributes.put'
 import { registerGatewayInternalTransactionGet } from './internal-transactions.get';
 import { registerGatewayInternalTransactionsList } from './internal-transactions.list';
 import { registerGatewayXpCreate } from './xp.create';
+import { registerGatewayEventsCreate } from './events.create';
+import { registerGatewayEventGet } from './events.get';
+import { registerGatewayEventsList } from './events.list';
 import { registerGatewayCustomerBalancesList } from './customer-balances.list';
 import { registerGatewayCustomerEligibilityGet } from './customer-eligibility.get';
 import { registerGatewayCustomerGet } from './customers.get';
@@ -35,6 +38,9 @@ export function gatewayApp() {
   registerGatewayInternalTransactionGet(app);
   registerGatewayInternalTransactionsList(app);
   registerGatewayXpCreate(app);
+  registerGatewayEventsCreate(app);
+  registerGatewayEventsList(app);
+  registerGatewayEventGet(app);
   registerGatewayCustomerAttributesPut(app);
   registerGatewayCustomersList(app);
   registerGatewayCustomersUpsert(app);

@@ -12,3 +12,6 @@ export const internalTransactionParams = z.object({ internal_transaction_id: pat
 
 /** `{redemption_id}` (spec name). */
 export const redemptionParams = z.object({ redemption_id: pathId('redemption_id') });
+
+/** `{id}` of an event (CONTRACT.md). */
+export const eventParams = z.object({ id: pathId('id', 'The event id') });

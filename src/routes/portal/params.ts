@@ -61,3 +61,9 @@ export const webhookEndpointParams = tenantParams.extend({ id: pathId('id', 'The
 
 /** `{id}` and `{deliveryId}` of a webhook delivery. */
 export const webhookDeliveryParams = webhookEndpointParams.extend({ deliveryId: pathId('deliveryId', 'The delivery id (`whd_...`)') });
+
+/** `{id}` of the earning rule routes. */
+export const earningRuleParams = tenantParams.extend({ id: pathId('id', 'The earning rule id (`rule_...`)') });
+
+/** `{id}` of the event routes. */
+export const eventParams = tenantParams.extend({ id: pathId('id', 'The event id') });

@@ -8,6 +8,7 @@ const sections: { to: NonNullable<LinkProps['to']>; label: string; needs?: Permi
   { to: '/t/$tenantId/customers', label: 'Customers' },
   { to: '/t/$tenantId/tiers', label: 'Tiers' },
   { to: '/t/$tenantId/rewards', label: 'Rewards' },
+  { to: '/t/$tenantId/earning-rules', label: 'Earning rules' },
   { to: '/t/$tenantId/redemptions', label: 'Redemptions' },
   { to: '/t/$tenantId/attributes', label: 'Attributes' },
   { to: '/t/$tenantId/cohorts', label: 'Cohorts' },
@@ -16,6 +17,7 @@ const sections: { to: NonNullable<LinkProps['to']>; label: string; needs?: Permi
   { to: '/t/$tenantId/members', label: 'Members' },
   // Endpoints and delivery logs send tenant data out: the API shows them to admins only.
   { to: '/t/$tenantId/webhooks', label: 'Webhooks', needs: 'manage_webhooks' },
+  { to: '/t/$tenantId/program-settings', label: 'Program settings' },
 ];
 
 /** /t/$tenantId: the caller's membership decides the role every screen below respects. */

@@ -6,6 +6,9 @@ import { CustomersList } from '../screens/customers/CustomersList';
 import { ApiKeys } from '../screens/admin/ApiKeys';
 import { Members } from '../screens/admin/Members';
 import { WebhookPage, Webhooks } from '../screens/admin/Webhooks';
+import { EarningRules } from '../screens/earning/EarningRules';
+import { EarningRulePage, NewEarningRule } from '../screens/earning/RuleEditor';
+import { ProgramSettings } from '../screens/program/ProgramSettings';
 import { RedemptionPage, Redemptions } from '../screens/program/Redemptions';
 import { Rewards } from '../screens/program/Rewards';
 import { Tiers } from '../screens/program/Tiers';
@@ -29,6 +32,10 @@ export function tenantRoutes(parent: typeof tenantRoute) {
     createRoute({ getParentRoute: () => parent, path: 'customers/$customerId', validateSearch: paged, component: CustomerPage }),
     createRoute({ getParentRoute: () => parent, path: 'tiers', component: Tiers }),
     createRoute({ getParentRoute: () => parent, path: 'rewards', component: Rewards }),
+    createRoute({ getParentRoute: () => parent, path: 'earning-rules', component: EarningRules }),
+    createRoute({ getParentRoute: () => parent, path: 'earning-rules/new', component: NewEarningRule }),
+    createRoute({ getParentRoute: () => parent, path: 'earning-rules/$ruleId', component: EarningRulePage }),
+    createRoute({ getParentRoute: () => parent, path: 'program-settings', component: ProgramSettings }),
     createRoute({ getParentRoute: () => parent, path: 'redemptions', component: Redemptions }),
     createRoute({ getParentRoute: () => parent, path: 'redemptions/$redemptionId', component: RedemptionPage }),
     createRoute({ getParentRoute: () => parent, path: 'attributes', component: Attributes }),

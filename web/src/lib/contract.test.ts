@@ -11,7 +11,7 @@ import { MAX_PREDICATES } from '../../../src/schemas/cohort';
 import { customerStatuses } from '../api/types';
 import { limits } from './rules';
 
-type Property = { enum?: string[]; maxLength?: number; minLength?: number; pattern?: string; format?: string; maximum?: number; maxItems?: number };
+type Property = { enum?: string[]; maxLength?: number; minLength?: number; pattern?: string; format?: string; minimum?: number; maximum?: number; maxItems?: number };
 const schemas = document.components.schemas as unknown as Record<string, { properties: Record<string, Property> }>;
 const property = (schema: string, name: string): Property => {
   const found = schemas[schema]?.properties[name];
@@ -46,6 +46,19 @@ describe('the CMS\'s copies of the API\'s rules', () => {
     expect(property('CreateOnchainAssetBody', 'key').pattern).toBe(limits.assetKey.source);
     expect(property('CreateOnchainAssetBody', 'decimals').maximum).toBe(limits.assetDecimals);
     expect(property('CreateOnchainAssetBody', 'asset_address').pattern).toBe(limits.assetAddress.source);
+  });
+
+  it('earning rule limits are the OpenAPI document\'s', () => {
+    expect(property('CreateEarningRuleBody', 'name').maxLength).toBe(limits.ruleName);
+    expect(property('CreateEarningRuleBody', 'description').maxLength).toBe(limits.description);
+    expect(property('CreateEarningRuleBody', 'priority')).toMatchObject({ minimum: -limits.rulePriority, maximum: limits.rulePriority });
+    expect(property('EarningRuleLimitsInput', 'total_xp_budget').pattern).toBe(limits.xpAmount.source);
+    const items = (schema: string, name: string) => (property(schema, name) as { items: { properties: Record<string, Property> } }).items.properties;
+    expect(items('CreateEarningRuleBody', 'multipliers').factor?.pattern).toBe(limits.factor.source);
+    expect(items('EarningRuleLimitsInput', 'per_customer').max_times?.maximum).toBe(limits.ruleMaxTimes);
+    const perUnit = (schemas.EarningRuleEffectInput as unknown as { oneOf: { properties: Record<string, Property> }[] }).oneOf[1]?.properties;
+    expect(perUnit?.xp_per_unit?.pattern).toBe(limits.rate.source);
+    expect(perUnit?.unit?.pattern).toBe(limits.rate.source);
   });
 
   it('the customer statuses are the document\'s, in its order', () => {

@@ -16,4 +16,7 @@ export const keys = {
   members: (tenantId: string) => ['t', tenantId, 'members'] as const,
   webhooks: (tenantId: string) => ['t', tenantId, 'webhooks'] as const,
   analytics: (tenantId: string) => ['t', tenantId, 'analytics'] as const,
+  earningRules: (tenantId: string) => ['t', tenantId, 'earning-rules'] as const,
+  events: (tenantId: string) => ['t', tenantId, 'events'] as const,
+  programSettings: (tenantId: string) => ['t', tenantId, 'program-settings'] as const,
 };

@@ -34,6 +34,14 @@ export const limits = {
   assetDecimals: 36,
   assetAddress: /^0x[0-9a-fA-F]{40}$/,
   cohortPredicates: 20,
+  ruleName: 200,
+  /** A whole XP amount of a rule (its fixed effect, a limit's max XP, the budget): 1 to 1,000,000,000. */
+  xpAmount: /^(?:[1-9]\d{0,8}|1000000000)$/,
+  rulePriority: 1_000_000,
+  ruleMaxTimes: 1_000_000_000,
+  /** A tier multiplier's factor and a per-unit rate: decimal strings (FACTOR_DECIMALS, RATE_DECIMALS of src/domain/earning-limits.ts). */
+  factor: /^(?:0|[1-9]\d{0,8})(?:\.\d{1,4})?$/,
+  rate: /^(?:0|[1-9]\d{0,8})(?:\.\d{1,6})?$/,
 } as const;
 
 type Check = [path: string, failed: boolean, message: string];

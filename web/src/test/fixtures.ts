@@ -37,3 +37,23 @@ export function tier(overrides: Partial<Schemas['TierRule']> = {}): Schemas['Tie
     tenant: { id: 'ten_1', name: 'Acme Coffee', slug: 'acme-coffee' }, created_at: at, updated_at: at, ...overrides,
   };
 }
+
+export function earningRule(overrides: Partial<Schemas['EarningRule']> = {}): Schemas['EarningRule'] {
+  return {
+    id: 'er_1', name: 'Orders over $20', description: '', event_type: 'order.paid', status: 'active', priority: 10, stackable: true,
+    conditions: { operator: 'and', predicates: [{ type: 'property', key: 'total', op: 'gte', value: '20' }] },
+    effect: { kind: 'per_unit', property: 'total', xp_per_unit: '2', unit: '1' },
+    multipliers: [], limits: { per_customer: [{ period: 'week', max_times: null, max_xp: '500' }], total_xp_budget: null },
+    starts_at: null, ends_at: null, counters: { times_applied: 1234, xp_awarded: '56789' }, created_at: at, updated_at: at, ...overrides,
+  };
+}
+
+export function programSettings(overrides: Partial<Schemas['ProgramSettings']> = {}): Schemas['ProgramSettings'] {
+  return {
+    timezone: 'UTC',
+    points: { pending_period: 'P14D', validity: 'P1Y', expiry_rounding: 'end_of_month', expiry_notice: null },
+    tiers: { basis: 'lifetime', period: null, downgrade: 'none', review: 'yearly' },
+    updated_at: null,
+    ...overrides,
+  };
+}

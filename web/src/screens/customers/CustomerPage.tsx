@@ -12,6 +12,7 @@ import { useAction } from '../../lib/forms';
 import { keys } from '../../lib/keys';
 import { CustomerAttributes } from './CustomerAttributes';
 import { CustomerBalances, CustomerEligibility } from './CustomerChain';
+import { CustomerEvents } from './CustomerEvents';
 import { CustomerRedemptions } from './CustomerRedemptions';
 import { CustomerLedger, XpAdjustment } from './CustomerXp';
 
@@ -88,6 +89,7 @@ export function CustomerPage() {
             </Card>
           </div>
           <CustomerLedger customerId={customer.id} />
+          <CustomerEvents customerId={customer.id} />
           <CustomerRedemptions customerId={customer.id} />
           <div className="grid-2">
             <CustomerAttributes customerId={customer.id} />

@@ -15,7 +15,8 @@ function customerApi(role: Role, status: CustomerStatus = 'active') {
     .on('listCustomerBalances', { data: page([]) })
     .on('listTiers', { data: page([tier()]) })
     .on('getCustomerEligibility', { data: { eligible: true } })
-    .on('listRedemptions', { data: page([]) });
+    .on('listRedemptions', { data: page([]) })
+    .on('listEvents', { data: page([]) });
 }
 
 describe('customers', () => {
@@ -93,5 +94,23 @@ describe('customers', () => {
     expect(await within(form).findByText('At most 150 can be taken away')).toBeTruthy();
     expect(within(form).getByText('The balance would go below zero')).toBeTruthy();
     expect(network.sentTo('POST', '/xp-adjustments')[0]?.body).toEqual({ amount: '-500', notes: 'Refund of order 7' });
+  });
+
+  it('shows the customer\'s events with the XP each rule gave', async () => {
+    const event = {
+      id: 'evt_1', type: 'order.paid', user_id: 'cus_1', occurred_at: '2026-11-21T12:00:00.000Z', properties: { total: 45.5 }, reference: 'order-7', xp_awarded: '150', created_at: '2026-11-21T12:00:01.000Z',
+      effects: [
+        { rule_id: 'er_1', rule_name: 'Orders over $20', amount: '100', capped: false, internal_transaction_id: 'itx_1' },
+        { rule_id: 'er_2', rule_name: 'Gold bonus', amount: '50', capped: true, internal_transaction_id: 'itx_2' },
+      ],
+    };
+    const network = customerApi('viewer').on('listEvents', { data: page([event]) });
+    await signedInApp(network, '/t/ten_1/customers/cus_1');
+    const row = (await screen.findByText('order-7')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('order.paid')).toBeTruthy();
+    expect(within(row).getByText('150')).toBeTruthy();
+    expect(within(row).getByText('Orders over $20: 100 XP')).toBeTruthy();
+    expect(within(row).getByText('Gold bonus: 50 XP (capped)')).toBeTruthy();
+    expect(network.sentTo('GET', '/events')[0]?.query.get('user_id')).toBe('cus_1');
   });
 });

@@ -14,7 +14,7 @@ import { useAction, type FieldErrors } from '../../lib/forms';
 import { keys } from '../../lib/keys';
 import { useBuilderContext } from './Cohorts';
 import { RuleBuilder } from './RuleBuilder';
-import { ruleProblems, storedInput, toDraft, toInput, type DraftRules, type RulesInput } from './rules';
+import { cohortRules, ruleProblems, storedInput, toDraft, toInput, type DraftRules, type RulesInput } from './rules';
 
 type Cohort = Schemas['Cohort'];
 /** How long the rules rest unchanged before they are saved (and counted). */
@@ -72,7 +72,7 @@ function LiveRules({ cohort, busyRecomputing }: { cohort: Cohort; busyRecomputin
   const input: RulesInput = { operator: draft.operator, version: 1, predicates: draft.predicates.map((predicate) => toInput(predicate, context.definitions)) };
   const json = JSON.stringify(input);
   const [saved, setSaved] = useState(() => JSON.stringify({ operator: cohort.rules.operator, version: 1, predicates: cohort.rules.predicates.map(storedInput) }));
-  const problems = ruleProblems(draft, context.definitions);
+  const problems = ruleProblems(draft, context.definitions, cohortRules);
   const valid = Object.keys(problems).length === 0;
   const save = useMutation({
     mutationFn: async (rules: RulesInput) => {
@@ -103,7 +103,7 @@ function LiveRules({ cohort, busyRecomputing }: { cohort: Cohort; busyRecomputin
       </div>
       {save.isError ? <p className="error" role="alert">{failureMessage(save.error)} <RequestId id={failureRequestId(save.error)} /></p> : null}
       {cohort.dead_keys.length ? <p className="note note-warn">Dead keys (no longer defined; they match no one): {cohort.dead_keys.join(', ')}</p> : null}
-      <RuleBuilder rules={draft} onChange={setDraft} context={context} errors={{ ...problems, ...apiErrors }} disabled={!editable} />
+      <RuleBuilder rules={draft} onChange={setDraft} language={cohortRules} context={context} errors={{ ...problems, ...apiErrors }} disabled={!editable} />
       {editable ? <p className="hint">Changes are saved as you edit, and the count is the API's exact member count of the saved rules.</p> : null}
     </Card>
   );

@@ -15,17 +15,25 @@ import { keys } from '../../lib/keys';
 import { collect, limits, maxLength, required } from '../../lib/rules';
 import { useTierOptions } from '../program/options';
 import { RuleBuilder, type BuilderContext } from './RuleBuilder';
-import { ruleProblems, toInput, type AttributeType, type DraftRules } from './rules';
+import { cohortRules, ruleProblems, toInput, type AttributeType, type DraftRules } from './rules';
 
 type Cohort = Schemas['Cohort'];
 const column = columnHelper<Cohort>();
 
-/** Attribute definitions and tiers the rule builder offers (first 100 of each: the API's page maximum). */
-export function useBuilderContext(tenantId: string, deadKeys: string[]): BuilderContext {
+/**
+ * Attribute definitions, tiers (and with `withCohorts`, the cohorts an earning rule's `cohort`
+ * predicate picks from) the rule builder offers: the first 100 of each, the API's page maximum.
+ */
+export function useBuilderContext(tenantId: string, deadKeys: string[], withCohorts = false): BuilderContext {
   const api = useApi();
   const definitions = useQuery({
     queryKey: [...keys.attributes(tenantId), 'all'],
     queryFn: () => api.call(api.portal.listAttributes({ params: { path: { tenantId }, query: { limit: 100 } } })),
+  });
+  const cohorts = useQuery({
+    queryKey: [...keys.cohorts(tenantId), 'all'],
+    queryFn: () => api.call(api.portal.listCohorts({ params: { path: { tenantId }, query: { limit: 100 } } })),
+    enabled: withCohorts,
   });
   const tiers = useTierOptions(tenantId);
   const masterdata = useMasterdata();
@@ -34,6 +42,7 @@ export function useBuilderContext(tenantId: string, deadKeys: string[]): Builder
     definitions: new Map<string, AttributeType>((definitions.data?.items ?? []).map((definition) => [definition.key, definition.type])),
     tiers: tiers.data?.items ?? [],
     deadKeys,
+    cohorts: cohorts.data?.items ?? [],
   };
 }
 
@@ -49,7 +58,7 @@ function CreateCohort({ onClose }: { onClose: () => void }) {
     (values: Draft) =>
       api.call(api.portal.createCohort({ params: { path: { tenantId } }, body: { name: values.name.trim(), description: values.description, rules: { operator: values.rules.operator, version: 1, predicates: values.rules.predicates.map((predicate) => toInput(predicate, context.definitions)) } } })),
     {
-      validate: (values) => ({ ...collect([required('name', values.name), maxLength('name', values.name, limits.cohortName), maxLength('description', values.description, limits.description)]), ...ruleProblems(values.rules, context.definitions) }),
+      validate: (values) => ({ ...collect([required('name', values.name), maxLength('name', values.name, limits.cohortName), maxLength('description', values.description, limits.description)]), ...ruleProblems(values.rules, context.definitions, cohortRules) }),
       invalidate: [keys.cohorts(tenantId)],
       success: (cohort) => `Cohort created: ${cohort.member_count} ${cohort.member_count === 1 ? 'member' : 'members'}.`,
       onSuccess: (cohort) => void navigate({ to: '/t/$tenantId/cohorts/$cohortId', params: { tenantId, cohortId: cohort.id } }),
@@ -61,7 +70,7 @@ function CreateCohort({ onClose }: { onClose: () => void }) {
         {form.formError ? <ErrorNote message={form.formError} requestId={form.formRequestId} /> : null}
         <Field label="Name" error={form.fieldErrors.name}><input value={draft.name} maxLength={limits.cohortName} onChange={(event) => setDraft({ ...draft, name: event.target.value })} /></Field>
         <Field label="Description" error={form.fieldErrors.description}><input value={draft.description} maxLength={limits.description} onChange={(event) => setDraft({ ...draft, description: event.target.value })} /></Field>
-        <RuleBuilder rules={draft.rules} onChange={(rules) => setDraft({ ...draft, rules })} context={context} errors={form.fieldErrors} />
+        <RuleBuilder rules={draft.rules} onChange={(rules) => setDraft({ ...draft, rules })} language={cohortRules} context={context} errors={form.fieldErrors} />
         <p className="hint">After creating, the cohort page shows the live member count while you refine the rules.</p>
         <div className="dialog-footer"><Button onClick={onClose}>Cancel</Button><Button type="submit" variant="primary" busy={form.busy}>Create cohort</Button></div>
       </form>

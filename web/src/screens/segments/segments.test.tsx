@@ -5,7 +5,7 @@ import type { Schemas } from '../../api/types';
 import { account, membership, page, tier } from '../../test/fixtures';
 import { envelope, FakeNetwork } from '../../test/fake-api';
 import { signedInApp } from '../../test/render';
-import { attributeTypeOps, fieldPredicateOps, ruleProblems, toDraft, toInput } from './rules';
+import { attributeTypeOps, cohortRules, fieldPredicateOps, ruleProblems, toDraft, toInput } from './rules';
 
 const at = '2026-11-21T12:00:00.000Z';
 const definitions: Schemas['AttributeDefinition'][] = [
@@ -36,7 +36,7 @@ describe('cohort rules', () => {
     expect(toInput({ type: 'status', key: '', op: 'in', value: 'active,reinstated' }, types)).toEqual({ type: 'status', op: 'in', value: '["active","reinstated"]' });
     expect(toInput({ type: 'country', key: '', op: 'exists', value: 'x' }, types)).toEqual({ type: 'country', op: 'exists' });
     expect(toDraft({ type: 'status', key: '', op: 'in', value: '["active","reinstated"]' }).value).toBe('active, reinstated');
-    expect(ruleProblems({ operator: 'and', predicates: [{ type: 'xp_balance', key: '', op: 'contains', value: '' }] }, types)).toEqual({
+    expect(ruleProblems({ operator: 'and', predicates: [{ type: 'xp_balance', key: '', op: 'contains', value: '' }] }, types, cohortRules)).toEqual({
       'rules.predicates.0.op': 'This comparison does not fit.',
       'rules.predicates.0.value': 'Required.',
     });
