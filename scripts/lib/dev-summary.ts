@@ -50,6 +50,7 @@ function gatewayLines(state: DemoState | undefined): string[] {
   out.push(`   npm run gateway -- GET /api/v1/gateway/customers/${sample.customerId}`);
   if (sample.transactionId) out.push(`   npm run gateway -- GET /api/v1/gateway/internal-transactions/${sample.transactionId}`);
   out.push(`   npm run gateway -- POST /api/v1/gateway/xp --body '{"user_id":"${sample.customerId}","type":"xp_earn","amount":"50"}'`);
+  out.push(`   npm run gateway -- POST /api/v1/gateway/events --body '{"user_id":"${sample.customerId}","type":"order.paid","properties":{"total":45.99}}'   (the earning rules decide the XP)`);
   return out;
 }
 
