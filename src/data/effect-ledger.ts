@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { customers, eventEffects, internalTransactions, onchainOperations } from '../db/schema';
 import { selectedRow } from './insert-select';
-import { UNSENT_XP_OPERATION, xpMirror, ZEROS } from './ledger';
+import { xpMirror, xpMirrorOperationRow } from './ledger';
 import { reusableList, type Slots } from './reusable-statements';
 
 /**
@@ -53,21 +53,16 @@ export const effectLedgerStatements = reusableList((db, $: Slots<{ tenantId: str
     db.insert(onchainOperations).select(
       db
         .select(
-          selectedRow(onchainOperations, {
-            id: sql`${e.mirrorOperationId}`,
+          xpMirrorOperationRow({
+            id: e.mirrorOperationId,
             tenantId,
             kind: 'mint',
             status: 'queued',
-            chainId: sql`m.chain_id`,
-            onchainAssetId: sql`m.asset_id`,
             internalTransactionId: e.internalTransactionId,
             redemptionId: null,
             dependsOnOperationId: null,
-            recipient: sql`m.address`,
-            amount: sql`${e.amount} || substr(${ZEROS}, 1, coalesce(m.decimals, 0))`,
-            ...UNSENT_XP_OPERATION,
-            createdAt: now,
-            updatedAt: now,
+            amountDigits: e.amount,
+            now,
           }),
         )
         .from(sql`${e}, (${mirror}) m`)

@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import { customers, eventEffects, programEvents } from '../db/schema';
 import type { EventProperties } from '../domain/earning-rules';
 import { reusable, type Slots } from './reusable-statements';
-import { completionWhen } from './response-with-write';
+import { completionWhen, type CompletionValues } from './response-with-write';
 
 export type NewEvent = {
   id: string;
@@ -42,18 +42,22 @@ export function customerStatusRead(db: Database, tenantId: string, userId: strin
 
 /**
  * The response of `POST /gateway/events`, stored with the event (data/response-with-write.ts): its
- * XP and effects are known only once the batch computed them, so the body is rendered around them
- * (`head` + xp_awarded + `middle` + effects + `tail`, split by services/events.ts) and finished in
- * SQL from the `event_effects` rows, in the order and form views/event.ts renders them.
+ * XP and effects are known only once the batch computed them. The service renders the response
+ * with `"xp_awarded":"0","effects":[]`, which `created_at` (ASCII) and the envelope's end follow; SQL
+ * cuts that known tail off and writes it again with the sum and the effects of the `event_effects`
+ * rows, in the order and form views/event.ts renders them.
  */
 export const eventResponseStored = completionWhen(
   () => sql`1`,
-  ($: Slots<{ eventId: string; head: string; middle: string; tail: string; tenantId: string }>) => {
+  ($: Slots<CompletionValues & { eventId: string; tenantId: string; createdAt: string }>) => {
     const e = eventEffects;
     const applied = sql`${e.tenantId} = ${$.tenantId} and ${e.eventId} = ${$.eventId}`;
     const effect = sql`json_object('rule_id', ${e.ruleId}, 'rule_name', ${e.ruleName}, 'amount', cast(${e.amount} as text),
       'capped', json(case when ${e.capped} then 'true' else 'false' end), 'internal_transaction_id', ${e.internalTransactionId})`;
-    return sql`${$.head} || (select coalesce(sum(${e.amount}), 0) from ${e} where ${applied}) || ${$.middle}
-      || (select json_group_array(json(x)) from (select ${effect} as x from ${e} where ${applied} order by ${e.position})) || ${$.tail}`;
+    const end = sql`',"created_at":"' || ${$.createdAt} || '"}}'`;
+    const rendered = sql`'"xp_awarded":"0","effects":[]' || ${end}`;
+    return sql`substr(${$.responseBody}, 1, length(${$.responseBody}) - length(${rendered}))
+      || '"xp_awarded":"' || (select coalesce(sum(${e.amount}), 0) from ${e} where ${applied}) || '","effects":'
+      || (select json_group_array(json(x)) from (select ${effect} as x from ${e} where ${applied} order by ${e.position})) || ${end}`;
   },
 );

@@ -14,7 +14,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
  */
 
 /** A column's value: SQL over the select's FROM, a column, a placeholder, or a value bound as is (`null` is SQL null). */
-type Value = SQL | SQLiteColumn | Placeholder | string | number | null;
+export type Value = SQL | SQLiteColumn | Placeholder | string | number | null;
 
 /** A value for every column of `T`, by its key. */
 export type RowValues<T extends SQLiteTable> = { [K in keyof T['_']['columns']]: Value };

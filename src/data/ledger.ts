@@ -13,7 +13,7 @@ import {
   type TransactionType,
 } from '../db/schema';
 import { violatesCheck } from './db-errors';
-import { ONE_ROW, selectedRow } from './insert-select';
+import { ONE_ROW, selectedRow, type Value } from './insert-select';
 import { completionWhen } from './response-with-write';
 import { reusable, reusableList, type Bound, type Slots } from './reusable-statements';
 import { lifetimeDelta } from '../domain/ledger';
@@ -71,6 +71,27 @@ export function xpMirror(tenantId: Bound<string>, userId: Bound<string>): SQL {
     where a.tenant_id = ${tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
 }
 
+type MirrorOperation = { [K in 'id' | 'tenantId' | 'kind' | 'status' | 'internalTransactionId' | 'redemptionId' | 'dependsOnOperationId' | 'amountDigits' | 'now']: Value };
+
+/**
+ * The selected row of an XP mirror operation, over a FROM that names the `xpMirror` row `m`: the
+ * token's chain and asset, the customer's wallet, and the amount in base units (`amountDigits`
+ * followed by the token's decimals as zeros), not yet sent.
+ */
+export function xpMirrorOperationRow(values: MirrorOperation) {
+  const { amountDigits, now, ...fields } = values;
+  return selectedRow(onchainOperations, {
+    ...fields,
+    chainId: sql`m.chain_id`,
+    onchainAssetId: sql`m.asset_id`,
+    recipient: sql`m.address`,
+    amount: sql`${amountDigits} || substr(${ZEROS}, 1, coalesce(m.decimals, 0))`,
+    ...UNSENT_XP_OPERATION,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
 /** The three statements, built once (reusable-statements.ts): every branch is SQL on the values. */
 const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
   const mirror = xpMirror($.tenantId, $.userId);
@@ -103,21 +124,16 @@ const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
     db.insert(onchainOperations).select(
       db
         .select(
-          selectedRow(onchainOperations, {
+          xpMirrorOperationRow({
             id: $.mirrorOperationId,
             tenantId: $.tenantId,
             kind: sql`(case when ${$.amount} > 0 then 'mint' else 'burn' end)`,
             status: sql`(case when ${$.waitsFor} is null then 'queued' else 'waiting' end)`,
-            chainId: sql`m.chain_id`,
-            onchainAssetId: sql`m.asset_id`,
             internalTransactionId: $.id,
             redemptionId: $.redemptionId,
             dependsOnOperationId: $.waitsFor,
-            recipient: sql`m.address`,
-            amount: sql`${$.amountDigits} || substr(${ZEROS}, 1, coalesce(m.decimals, 0))`,
-            ...UNSENT_XP_OPERATION,
-            createdAt: $.now,
-            updatedAt: $.now,
+            amountDigits: $.amountDigits,
+            now: $.now,
           }),
         )
         .from(sql`(${mirror}) m`),

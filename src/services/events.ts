@@ -13,9 +13,9 @@ import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
 import type { EventDryRunView, EventView, SimulationView } from '../schemas/event';
-import { toEffectView } from '../views/event';
+import { toEffectView, toEventView } from '../views/event';
 import type { ServiceContext } from './context';
-import { customerRejection } from './ledger';
+import { customerRefusal, customerRejection } from './ledger';
 import { enqueueOperations } from './settlement';
 
 /**
@@ -67,17 +67,6 @@ function planFor(rules: TenantRules, input: EventInput, occurredAt: Date): Plan 
   return planEvaluation(ofType, { properties: input.properties, occurredAt, timezone: rules.timezone });
 }
 
-/**
- * The stored response's body around its computed parts (data/event-writes.ts
- * eventResponseStored): `xp_awarded` and `effects` are the last fields before `created_at`.
- */
-function responseParts(view: EventView) {
-  const body = JSON.stringify({ success: true, data: { ...view, xp_awarded: '0', effects: [] } });
-  const marker = '"xp_awarded":"0","effects":[],"created_at":';
-  const at = body.lastIndexOf(marker);
-  return { head: `${body.slice(0, at)}"xp_awarded":"`, middle: '","effects":', tail: body.slice(at + '"xp_awarded":"0","effects":[]'.length) };
-}
-
 /** `POST /gateway/events`: evaluates and writes the event (see the module's comment). */
 export async function recordEvent(ctx: ServiceContext, input: EventInput, response?: ResponseWithWrite<EventView>): Promise<EventView> {
   const { db, tenantId } = ctx;
@@ -86,7 +75,8 @@ export async function recordEvent(ctx: ServiceContext, input: EventInput, respon
   return withRules(ctx, async (rules) => {
     const plan = planFor(rules, input, occurredAt);
     const event = { id: newId('evt'), tenantId, userId: input.userId, type: input.type, occurredAt: isoNow(occurredAt), properties: input.properties, reference: input.reference ?? null, createdAt };
-    const view: EventView = { id: event.id, type: event.type, user_id: event.userId, occurred_at: event.occurredAt, properties: event.properties, reference: event.reference, xp_awarded: '0', effects: [], created_at: createdAt };
+    // Rendered before the batch with no XP and no effects: the stored body gets them in SQL.
+    const view = toEventView({ ...event, xpAwarded: 0, seq: null }, []);
     const scope = { tenantId, userId: input.userId, document: plan.document };
     const evaluates = plan.evaluated.length > 0;
     const { effects, ledger, stored } = await namedBatch(db, {
@@ -97,7 +87,7 @@ export async function recordEvent(ctx: ServiceContext, input: EventInput, respon
       ruleCounters: evaluates ? ruleCountersUpdate(db, { tenantId, eventId: event.id }) : undefined,
       event: eventInsert(db, event),
       ledger: evaluates ? effectLedgerStatements(db, { tenantId, userId: input.userId, eventId: event.id, now: createdAt }) : undefined,
-      stored: response?.statement(db, view, { completion: eventResponseStored, values: { eventId: event.id, tenantId, ...responseParts(view) } }),
+      stored: response?.statement(db, view, { completion: eventResponseStored, values: { eventId: event.id, tenantId, createdAt } }),
     }).catch(async (error: unknown) => {
       if (isCustomerRejected(error)) throw await customerRejection(ctx, input.userId, 'user_id');
       throw error;
@@ -129,8 +119,7 @@ async function evaluateOnly(ctx: ServiceContext, input: EventInput, occurredAt: 
     });
     if (version[0]?.version !== rules.version) throw new StaleRules();
     const status = customer[0]?.status;
-    if (status === undefined) throw new ApiError('NOT_FOUND', 'Customer not found', { path: 'user_id' });
-    if (!EARNING_STATUSES.some((allowed) => allowed === status)) throw new ApiError('CUSTOMER_NOT_ACTIVE', `The customer is ${status} and cannot earn XP`, { path: 'user_id' });
+    if (!EARNING_STATUSES.some((allowed) => allowed === status)) throw customerRefusal(status, 'user_id');
     return { rules, plan, outcomes: [...(outcomes ?? [])].sort((a, b) => a.position - b.position) };
   });
 }
@@ -176,7 +165,7 @@ export async function dryRunEvent(ctx: ServiceContext, input: EventInput): Promi
     .filter((row) => row.holds && row.full_amount > 0 && row.stopped_at === null)
     .map((row) => {
       const rule = evaluation.plan.evaluated[row.position];
-      return { rule_id: rule?.id ?? '', rule_name: rule?.name ?? '', amount: String(row.amount), capped: row.amount < row.full_amount, internal_transaction_id: null };
+      return toEffectView({ ruleId: rule?.id ?? '', ruleName: rule?.name ?? '', amount: row.amount, capped: row.amount < row.full_amount, internalTransactionId: null });
     });
   const xp = effects.reduce((sum, effect) => sum + Number(effect.amount), 0);
   return { type: input.type, user_id: input.userId, occurred_at: isoNow(occurredAt), properties: input.properties, reference: input.reference ?? null, xp_awarded: String(xp), effects };

@@ -75,6 +75,11 @@ export async function customerRejection({ db, tenantId }: ServiceContext, userId
     .from(customers)
     .where(and(eq(customers.id, userId), eq(customers.tenantId, tenantId)))
     .limit(1);
-  if (!customer) return new ApiError('NOT_FOUND', 'Customer not found', { path });
-  return new ApiError('CUSTOMER_NOT_ACTIVE', `The customer is ${customer.status} and cannot earn XP`, { path });
+  return customerRefusal(customer?.status, path);
+}
+
+/** The refusal for a customer who is not the tenant's (`undefined`: 404) or whose status may not earn (409). */
+export function customerRefusal(status: CustomerStatus | undefined, path: string): ApiError {
+  if (status === undefined) return new ApiError('NOT_FOUND', 'Customer not found', { path });
+  return new ApiError('CUSTOMER_NOT_ACTIVE', `The customer is ${status} and cannot earn XP`, { path });
 }
