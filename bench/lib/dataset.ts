@@ -4,6 +4,8 @@
  * customer in ten, a completed redemption. Balances are consistent with the ledger: `xp_balance` is
  * the sum of the completed amounts and `lifetime_xp` that of the completed credits that are not
  * redemptions (src/domain/ledger.ts), so the API reads them as if they had been earned through it.
+ * Each completed credit has its point lot (docs/POINTS.md), half of them expiring a year after the
+ * load, inserted before the ledger so its debits take from them as the triggers do in production.
  */
 import { newId } from '../../src/lib/ids';
 import { insertStatements, randomInt, weightedPick, type SqlValue } from './sql';
@@ -44,6 +46,8 @@ const CUSTOMER_COLUMNS = ['id', 'tenant_id', 'external_id', 'email', 'username',
 const TRANSACTION_COLUMNS = ['id', 'tenant_id', 'user_id', 'redemption_id', 'type', 'amount', 'metadata', 'notes', 'status', 'created_at', 'updated_at'];
 const REDEMPTION_COLUMNS = ['id', 'tenant_id', 'user_id', 'reward_id', 'status', 'xp_spent', 'created_at', 'updated_at'];
 const VALUE_COLUMNS = ['tenant_id', 'user_id', 'definition_id', 'value_text', 'value_number', 'created_at', 'updated_at'];
+const LOT_COLUMNS = ['id', 'tenant_id', 'user_id', 'internal_transaction_id', 'amount', 'remaining', 'reversed', 'status', 'available_at', 'expires_at', 'activated_at', 'created_at', 'updated_at'];
+const YEAR_MS = 365 * DAY_MS;
 
 type Entry = { type: string; amount: number; status: string; redemptionId: string | null; metadata: string | null; notes: string | null };
 
@@ -102,6 +106,7 @@ export function* tenantChunks(plan: TenantPlan, size: number, now = Date.now()):
     const transactions: SqlValue[][] = [];
     const redemptions: SqlValue[][] = [];
     const values: SqlValue[][] = [];
+    const lots: SqlValue[][] = [];
     for (let index = start; index < Math.min(start + size, plan.customers); index += 1) {
       const id = newId('cus');
       const joined = new Date(first + index * spacing);
@@ -115,6 +120,10 @@ export function* tenantChunks(plan: TenantPlan, size: number, now = Date.now()):
         const transactionId = newId('itx');
         transactions.push([transactionId, tenantId, id, entry.redemptionId, entry.type, entry.amount, entry.metadata, entry.notes, entry.status, at, at]);
         chunk.transactionIds.push(transactionId);
+        if (entry.status === 'completed' && entry.amount > 0 && entry.type !== 'xp_redeem') {
+          const expiresAt = random() < 0.5 ? new Date(now + YEAR_MS + random() * YEAR_MS).toISOString() : null;
+          lots.push([newId('lot'), tenantId, id, transactionId, entry.amount, entry.amount, 0, 'active', at, expiresAt, at, at, at]);
+        }
         if (entry.redemptionId) {
           redemptions.push([entry.redemptionId, tenantId, id, plan.redeemedReward.id, 'completed', plan.redeemedReward.xpCost, at, at]);
           chunk.redemptionIds.push(entry.redemptionId);
@@ -140,6 +149,7 @@ export function* tenantChunks(plan: TenantPlan, size: number, now = Date.now()):
       ...insertStatements('customer_attribute_values', VALUE_COLUMNS, values),
       ...insertStatements('customers', CUSTOMER_COLUMNS, customers),
       ...insertStatements('redemptions', REDEMPTION_COLUMNS, redemptions),
+      ...insertStatements('point_lots', LOT_COLUMNS, lots),
       ...insertStatements('internal_transactions', TRANSACTION_COLUMNS, transactions),
     );
     yield chunk;

@@ -568,6 +568,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenant/{tenantId}/customers/{userId}/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer's points: spendable, pending, lifetime and next expiring */
+        get: operations["getCustomerPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/{tenantId}/customers/{userId}/point-lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's point lots (newest first)
+         * @description One lot per credit: what remains of it, and when it becomes spendable and expires.
+         */
+        get: operations["listCustomerPointLots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenant/{tenantId}/tiers": {
         parameters: {
             query?: never;
@@ -996,6 +1033,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gateway/internal-transactions/{internal_transaction_id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back a credit (a return)
+         * @description Reverses an earn, bonus or positive adjustment, in whole (no `amount`: what is left of it) or in part (docs/POINTS.md). A pending credit is canceled (its transaction `failed`, its lot `reversed`), or, in part, a `pending` `xp_reversal` completes with it. An active credit gets an `xp_reversal` taking its lot’s remaining, then the customer’s other active points, never below zero: what was already spent is `unrecovered`. The reversals of a credit add up to at most its amount (409 REVERSAL_EXCEEDS_CREDIT); a debit is 409 NOT_REVERSIBLE; a credit whose mint is under way 409 CREDIT_SETTLING.
+         */
+        post: operations["gatewayReverseInternalTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gateway/xp": {
         parameters: {
             query?: never;
@@ -1147,6 +1204,43 @@ export interface paths {
          * @description Eligible when the customer's `lifetime_xp` is at least the tier's `min_xp_threshold`.
          */
         get: operations["gatewayGetCustomerEligibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/customers/{userId}/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer's points: spendable, pending, lifetime and next expiring */
+        get: operations["gatewayGetCustomerPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/customers/{userId}/point-lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's point lots (newest first)
+         * @description One lot per credit: what remains of it, and when it becomes spendable and expires.
+         */
+        get: operations["gatewayListCustomerPointLots"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1385,6 +1479,50 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
+            type: "xp.expiring";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            tenant_id: string;
+            data: {
+                /** @enum {boolean} */
+                success: true;
+                /** @description The resource as the API presents it; null if it no longer exists */
+                data: components["schemas"]["ExpiringPointLot"] | null;
+                message?: string;
+            };
+        } | {
+            /**
+             * @description Also the `webhook-id` header: the same on every attempt and replay
+             * @example evt_0f3c2a9b8d7e6f5a4b3c2d1e0f9a8b7c
+             */
+            id: string;
+            /** @enum {string} */
+            type: "xp.expired";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            tenant_id: string;
+            data: {
+                /** @enum {boolean} */
+                success: true;
+                /** @description The resource as the API presents it; null if it no longer exists */
+                data: components["schemas"]["InternalTransaction"] | null;
+                message?: string;
+            };
+        } | {
+            /**
+             * @description Also the `webhook-id` header: the same on every attempt and replay
+             * @example evt_0f3c2a9b8d7e6f5a4b3c2d1e0f9a8b7c
+             */
+            id: string;
+            /** @enum {string} */
             type: "redemption.completed";
             /**
              * Format: date-time
@@ -1538,7 +1676,7 @@ export interface components {
             onchain_asset_id: string | null;
             redemption_id: string | null;
             /** @enum {string} */
-            type: "xp_earn" | "xp_bonus" | "xp_admin_adjust" | "xp_redeem";
+            type: "xp_earn" | "xp_bonus" | "xp_admin_adjust" | "xp_redeem" | "xp_expire" | "xp_reversal";
             /** @example 150 */
             amount: string | null;
             /**
@@ -1659,6 +1797,43 @@ export interface components {
             username: string;
             email: string;
         };
+        ExpiringPointLot: components["schemas"]["PointLot"] & {
+            user_id: string;
+        };
+        PointLot: {
+            id: string;
+            /** @description The credit; null for points carried over from a balance held before lots existed */
+            internal_transaction_id: string | null;
+            /**
+             * @description XP credited
+             * @example 150
+             */
+            amount: string;
+            /**
+             * @description XP not yet spent, expired or reversed
+             * @example 150
+             */
+            remaining: string;
+            /** @enum {string} */
+            status: "pending" | "active" | "spent" | "expired" | "reversed";
+            /**
+             * Format: date-time
+             * @description When the points become spendable (the end of the pending period)
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            available_at: string;
+            /**
+             * Format: date-time
+             * @description Null when points do not expire
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+        };
         Redemption: {
             id: string;
             reward_id: string;
@@ -1720,7 +1895,7 @@ export interface components {
             message: string;
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "MALFORMED_REQUEST" | "IDEMPOTENCY_KEY_REQUIRED" | "UNAUTHENTICATED" | "AUTH_INVALID_CREDENTIALS" | "SIGNATURE_REPLAYED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATUS_TRANSITION" | "CUSTOMER_NOT_ACTIVE" | "REWARD_NOT_ACTIVE" | "OUT_OF_STOCK" | "NOT_ELIGIBLE" | "INSUFFICIENT_XP" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "ONCHAIN_BUDGET_EXHAUSTED" | "INTERNAL" | "SERVICE_MISCONFIGURED";
+                code: "BAD_REQUEST" | "MALFORMED_REQUEST" | "IDEMPOTENCY_KEY_REQUIRED" | "UNAUTHENTICATED" | "AUTH_INVALID_CREDENTIALS" | "SIGNATURE_REPLAYED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATUS_TRANSITION" | "CUSTOMER_NOT_ACTIVE" | "REWARD_NOT_ACTIVE" | "OUT_OF_STOCK" | "NOT_ELIGIBLE" | "INSUFFICIENT_XP" | "NOT_REVERSIBLE" | "CREDIT_SETTLING" | "REVERSAL_EXCEEDS_CREDIT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "ONCHAIN_BUDGET_EXHAUSTED" | "INTERNAL" | "SERVICE_MISCONFIGURED";
                 message: string;
                 /**
                  * @description The id of the request that got this answer, also its `X-Request-Id` response header and in our log lines: quote it when you report the error. An idempotent replay (`Idempotent-Replayed: true`) answers the first request's body byte for byte: its `request_id` names the first request, its `X-Request-Id` header the replay.
@@ -1731,7 +1906,7 @@ export interface components {
         };
         Masterdata: {
             countries: components["schemas"]["Country"][];
-            transaction_types: ("xp_earn" | "xp_bonus" | "xp_admin_adjust" | "xp_redeem")[];
+            transaction_types: ("xp_earn" | "xp_bonus" | "xp_admin_adjust" | "xp_redeem" | "xp_expire" | "xp_reversal")[];
             transaction_statuses: ("initialized" | "pending" | "completed" | "failed")[];
             customer_statuses: ("pending" | "active" | "suspended" | "reinstated")[];
             attribute_types: ("string" | "number" | "boolean" | "date" | "datetime" | "string_list")[];
@@ -2516,6 +2691,31 @@ export interface components {
         Eligibility: {
             eligible: boolean;
         };
+        CustomerPoints: {
+            /**
+             * @description Spendable XP
+             * @example 150
+             */
+            xp_balance: string;
+            /**
+             * @description XP credited but not yet spendable (pending lots)
+             * @example 150
+             */
+            pending_xp: string;
+            /** @example 150 */
+            lifetime_xp: string;
+            /** @description The next 5 expiry instants of active points, earliest first */
+            expiring: components["schemas"]["ExpiringPoints"][];
+        };
+        ExpiringPoints: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            expires_at: string;
+            /** @example 150 */
+            amount: string;
+        };
         TierRule: {
             id: string;
             tenant_id: string;
@@ -2822,7 +3022,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
+            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the platform disabled the endpoint (null when enabled or disabled by a person) */
@@ -2854,7 +3054,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
+            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the platform disabled the endpoint (null when enabled or disabled by a person) */
@@ -2903,7 +3103,7 @@ export interface components {
              *       "redemption.completed"
              *     ]
              */
-            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
+            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
         };
         UpdateWebhookEndpointBody: {
             /**
@@ -2921,7 +3121,7 @@ export interface components {
              *       "redemption.completed"
              *     ]
              */
-            event_types?: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
+            event_types?: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
             /**
              * @description Enabling again clears `disabled_reason` and `failing_since`
              * @enum {string}
@@ -2934,7 +3134,7 @@ export interface components {
             /** @description Sent as `webhook-id`: the same for every attempt and replay, so receivers can drop duplicates */
             event_id: string;
             /** @enum {string} */
-            event_type: "customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed";
+            event_type: "customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -2960,6 +3160,28 @@ export interface components {
              * @example 2026-11-21T12:00:00.000Z
              */
             updated_at: string;
+        };
+        Reversal: {
+            internal_transaction: components["schemas"]["InternalTransaction"] & (Record<string, never> | null);
+            /**
+             * @description XP taken back
+             * @example 40
+             */
+            reversed: string;
+            /**
+             * @description XP of the request that could not be taken back: the customer had already spent it
+             * @example 0
+             */
+            unrecovered: string;
+        };
+        ReverseCreditBody: {
+            /**
+             * @description XP to take back; default: what is left of the credit after earlier reversals
+             * @example 150
+             */
+            amount?: string;
+            /** @description Why (a return, an order canceled): stored as the reversal’s notes */
+            reason?: string;
         };
         EarnXpBody: {
             /** @description The customer id (`cus_...`) */
@@ -4288,7 +4510,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                type?: "xp_earn" | "xp_bonus" | "xp_admin_adjust" | "xp_redeem";
+                type?: "xp_earn" | "xp_bonus" | "xp_admin_adjust" | "xp_redeem" | "xp_expire" | "xp_reversal";
                 status?: "initialized" | "pending" | "completed" | "failed";
                 /** @description Only the transactions of this customer */
                 user_id?: string;
@@ -7651,6 +7873,211 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Eligibility"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCustomerPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The customer id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's points */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CustomerPoints"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCustomerPointLots: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "pending" | "active" | "spent" | "expired" | "reversed";
+            };
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The customer id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of point lots */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["PointLot"][];
+                            total_count: number;
+                            page: number;
+                            limit: number;
+                            total_pages: number;
+                            has_next_page: boolean;
+                        };
                         message?: string;
                     };
                 };
@@ -11261,7 +11688,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                type?: "xp_earn" | "xp_bonus" | "xp_admin_adjust" | "xp_redeem";
+                type?: "xp_earn" | "xp_bonus" | "xp_admin_adjust" | "xp_redeem" | "xp_expire" | "xp_reversal";
                 status?: "initialized" | "pending" | "completed" | "failed";
                 /** @description Only the transactions of this customer */
                 user_id?: string;
@@ -11305,6 +11732,149 @@ export interface operations {
                 };
             };
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gatewayReverseInternalTransaction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key, per tenant: 1-255 printable ASCII characters (U+0020-U+007E; anything else is 400 IDEMPOTENCY_KEY_REQUIRED). A retry with the same key and body within 24 h is answered from the stored response */
+                "x-idempotency-key": string;
+            };
+            path: {
+                internal_transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReverseCreditBody"];
+            };
+        };
+        responses: {
+            /** @description What was taken back */
+            201: {
+                headers: {
+                    /** @description `true` when the response is the stored outcome of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Reversal"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12456,6 +13026,207 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Eligibility"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gatewayGetCustomerPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's points */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CustomerPoints"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gatewayListCustomerPointLots: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "pending" | "active" | "spent" | "expired" | "reversed";
+            };
+            header?: never;
+            path: {
+                /** @description The customer id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of point lots */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["PointLot"][];
+                            total_count: number;
+                            page: number;
+                            limit: number;
+                            total_pages: number;
+                            has_next_page: boolean;
+                        };
                         message?: string;
                     };
                 };

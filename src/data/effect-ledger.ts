@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { customers, eventEffects, internalTransactions, onchainOperations } from '../db/schema';
+import { customers, eventEffects, internalTransactions, onchainOperations, pointLots } from '../db/schema';
 import { selectedRow } from './insert-select';
 import { xpMirror, xpMirrorOperationRow } from './ledger';
+import { creditLotRow, creditStatus, type LotTimes } from './point-lots';
 import { reusableList, type Slots } from './reusable-statements';
 
 /**
@@ -10,15 +11,19 @@ import { reusableList, type Slots } from './reusable-statements';
  * so the amounts are those the limits allowed at that instant. As data/ledger.ts does for a single
  * entry: with the tenant's XP token each entry is `initialized` with its mint and moves the balance
  * once it settles; otherwise it is `completed` and moves it now. Metadata `{event_id, rule_id}`.
+ * Each entry has its lot (data/point-lots.ts), all with the event's times; through a pending
+ * period they are `pending` and the activation job moves and mirrors them.
  */
-export const effectLedgerStatements = reusableList((db, $: Slots<{ tenantId: string; userId: string; eventId: string; now: string }>) => {
-  const { tenantId, userId, eventId, now } = $;
+type EffectValues = { tenantId: string; userId: string; eventId: string; now: string } & LotTimes;
+
+export const effectLedgerStatements = reusableList((db, $: Slots<EffectValues>) => {
+  const { tenantId, userId, eventId, now, pending } = $;
   const mirror = xpMirror(tenantId, userId);
   const settles = sql`exists (${mirror})`;
   const e = eventEffects;
   const applied = and(eq(e.tenantId, tenantId), eq(e.eventId, eventId), sql`${e.amount} > 0`);
   const total = sql`(select coalesce(sum(${e.amount}), 0) from ${e} where ${applied})`;
-  const credit = sql`(case when ${settles} then 0 else ${total} end)`;
+  const credit = sql`(case when ${pending} = 1 or ${settles} then 0 else ${total} end)`;
   return [
     db
       .update(customers)
@@ -33,13 +38,13 @@ export const effectLedgerStatements = reusableList((db, $: Slots<{ tenantId: str
               id: e.internalTransactionId,
               tenantId,
               userId,
-              onchainAssetId: sql`(select asset_id from (${mirror}))`,
+              onchainAssetId: sql`(case when ${pending} = 0 then (select asset_id from (${mirror})) end)`,
               redemptionId: null,
               type: 'xp_earn',
               amount: e.amount,
               metadata: sql`json_object('event_id', ${eventId}, 'rule_id', ${e.ruleId})`,
               notes: e.ruleName,
-              status: sql`(case when ${settles} then 'initialized' else 'completed' end)`,
+              status: creditStatus(pending, settles),
               seq: null,
               createdAt: now,
               updatedAt: now,
@@ -66,6 +71,25 @@ export const effectLedgerStatements = reusableList((db, $: Slots<{ tenantId: str
           }),
         )
         .from(sql`${e}, (${mirror}) m`)
+        .where(and(applied, sql`${pending} = 0`))
+        .orderBy(e.position),
+    ),
+    db.insert(pointLots).select(
+      db
+        .select(
+          creditLotRow({
+            lotId: sql`'lot_' || lower(hex(randomblob(16)))`,
+            pending,
+            availableAt: $.availableAt,
+            expiresAt: $.expiresAt,
+            noticeAt: $.noticeAt,
+            tenantId,
+            userId,
+            now,
+            transactionId: e.internalTransactionId,
+          }),
+        )
+        .from(sql`${e} join ${internalTransactions} t on t.id = ${e.internalTransactionId}`)
         .where(applied)
         .orderBy(e.position),
     ),

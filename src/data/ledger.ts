@@ -4,6 +4,7 @@ import {
   customerGuard,
   customers,
   internalTransactions,
+  pointLots,
   internalWallets,
   onchainAssets,
   onchainOperations,
@@ -17,6 +18,7 @@ import { ONE_ROW, selectedRow, type Value } from './insert-select';
 import { completionWhen } from './response-with-write';
 import { reusable, reusableList, type Bound, type Slots } from './reusable-statements';
 import { lifetimeDelta } from '../domain/ledger';
+import { creditLotRow, creditOf, creditStatus, type LotValues } from './point-lots';
 
 export type LedgerEntry = {
   id: string;
@@ -33,6 +35,8 @@ export type LedgerEntry = {
   mirrorAfterOperationId?: string;
   /** Settles onchain even without an XP token: a redemption that delivers an onchain reward. */
   awaitsSettlement?: boolean;
+  /** A credit's lot (data/point-lots.ts): every earn, bonus and positive adjustment has one. */
+  lot?: LotValues;
 };
 
 /** Base units are `amount x 10^decimals`: the decimal string gets `decimals` zeros (exact past 2^63). */
@@ -58,7 +62,9 @@ type EntryValues = {
   /** 1: settles onchain whether or not an XP token mirrors the ledger. */
   awaitsSettlement: 0 | 1;
   now: string;
-};
+  /** 1 when the entry is a credit with a lot (the lot's values are unused otherwise). */
+  hasLot: 0 | 1;
+} & LotValues;
 
 /**
  * The tenant's XP token (an `xp` asset deploying or active) and the customer's wallet on its chain,
@@ -96,13 +102,15 @@ export function xpMirrorOperationRow(values: MirrorOperation) {
 const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
   const mirror = xpMirror($.tenantId, $.userId);
   const settles = sql`(${$.awaitsSettlement} = 1 or exists (${mirror}))`;
+  // A pending credit waits for the activation job (services/point-jobs.ts), which mirrors it then.
+  const waits = sql`(${$.pending} = 1 or ${settles})`;
   return [
     db
       .update(customers)
       .set({
-        // A credit that settles onchain moves the balance when it completes; a debit reserves at once.
-        xpBalance: sql`${customers.xpBalance} + (case when ${$.amount} > 0 and ${settles} then 0 else ${$.amount} end)`,
-        lifetimeXp: sql`${customers.lifetimeXp} + (case when ${settles} then 0 else ${$.lifetimeDelta} end)`,
+        // A credit that waits moves the balance when it completes; a debit reserves at once.
+        xpBalance: sql`${customers.xpBalance} + (case when ${$.amount} > 0 and ${waits} then 0 else ${$.amount} end)`,
+        lifetimeXp: sql`${customers.lifetimeXp} + (case when ${waits} then 0 else ${$.lifetimeDelta} end)`,
         updatedAt: sql`${$.now}`,
       })
       .where(and(eq(customers.id, $.userId), eq(customers.tenantId, $.tenantId))),
@@ -112,9 +120,9 @@ const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
       userId: $.userId,
       type: $.type,
       amount: $.amount,
-      status: sql`(case when ${settles} then 'initialized' else 'completed' end)`,
+      status: creditStatus($.pending, settles),
       redemptionId: $.redemptionId,
-      onchainAssetId: sql`(select asset_id from (${mirror}))`,
+      onchainAssetId: sql`(case when ${$.pending} = 0 then (select asset_id from (${mirror})) end)`,
       notes: $.notes,
       metadata: $.metadata,
       createdAt: $.now,
@@ -136,10 +144,22 @@ const entryStatements = reusableList((db, $: Slots<EntryValues>) => {
             now: $.now,
           }),
         )
-        .from(sql`(${mirror}) m`),
+        .from(sql`(${mirror}) m`)
+        .where(sql`${$.pending} = 0`),
+    ),
+    db.insert(pointLots).select(
+      db
+        .select(creditLotRow({ ...lotSlots($), tenantId: $.tenantId, userId: $.userId, now: $.now, transactionId: $.id }))
+        .from(creditOf($.tenantId, $.id))
+        .where(sql`${$.hasLot} = 1`),
     ),
   ] as const;
 });
+
+const lotSlots = ($: Slots<EntryValues>) => ({ lotId: $.lotId, pending: $.pending, availableAt: $.availableAt, expiresAt: $.expiresAt, noticeAt: $.noticeAt });
+
+/** The lot values of an entry without a lot: bound, never read. */
+const NO_LOT: LotValues = { lotId: '', pending: 0, availableAt: '', expiresAt: null, noticeAt: null };
 
 /**
  * The statements that append one XP entry and move the customer's balance with it. Put them in the
@@ -172,6 +192,8 @@ export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: str
     waitsFor: entry.mirrorAfterOperationId ?? null,
     awaitsSettlement: entry.awaitsSettlement ? 1 : 0,
     now,
+    hasLot: entry.lot ? 1 : 0,
+    ...(entry.lot ?? NO_LOT),
   });
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
-import { blockchainTransactions, customers, internalTransactions, onchainAssets, onchainOperations, redemptions, rewards, type OnchainOperation } from '../db/schema';
+import { blockchainTransactions, customers, internalTransactions, onchainAssets, onchainOperations, pointLots, redemptions, rewards, type OnchainOperation } from '../db/schema';
 import { LIFETIME_XP_TYPES } from '../domain/ledger';
 
 const unsettled = ['initialized', 'pending'] as const;
@@ -67,7 +67,9 @@ export function succeededStatements(db: Database, operation: OperationRef, recei
   const openSiblings = db.select({ one: sql`1` }).from(onchainOperations)
     .where(and(eq(onchainOperations.internalTransactionId, txId), eq(onchainOperations.tenantId, operation.tenantId), ne(onchainOperations.status, 'succeeded')));
   const completing = and(eq(internalTransactions.id, txId), eq(internalTransactions.tenantId, operation.tenantId), inArray(internalTransactions.status, [...unsettled]), notExists(openSiblings));
-  const credit = db.select({ amount: sql`case when ${internalTransactions.amount} > 0 then ${internalTransactions.amount} else 0 end` }).from(internalTransactions).where(completing);
+  // A credit moves the balance by what its lot still holds (a pending credit reversed in part mints only the rest).
+  const lotLeft = sql`(select ${pointLots.remaining} from ${pointLots} where ${pointLots.internalTransactionId} = ${internalTransactions.id} and ${pointLots.status} = 'pending')`;
+  const credit = db.select({ amount: sql`case when ${internalTransactions.amount} > 0 then coalesce(${lotLeft}, ${internalTransactions.amount}) else 0 end` }).from(internalTransactions).where(completing);
   const lifetime = db.select({ amount: lifetimeXpOfEntry }).from(internalTransactions).where(completing);
   const owner = db.select({ userId: internalTransactions.userId }).from(internalTransactions).where(completing);
   const redemptionOf = db.select({ id: internalTransactions.redemptionId }).from(internalTransactions)

@@ -5,7 +5,7 @@ import { transactionTypes, type CustomerStatus, type TransactionType } from '../
  * adjustments do; a positive `xp_redeem` is a refund of a spend, which gives balance back but is no
  * new XP. A record, so a new transaction type cannot be added without deciding.
  */
-const countsTowardLifetime: Record<TransactionType, boolean> = { xp_earn: true, xp_bonus: true, xp_admin_adjust: true, xp_redeem: false };
+const countsTowardLifetime: Record<TransactionType, boolean> = { xp_earn: true, xp_bonus: true, xp_admin_adjust: true, xp_redeem: false, xp_expire: false, xp_reversal: false };
 
 /**
  * The transaction types whose positive amounts make lifetime XP. The SQL that credits lifetime XP

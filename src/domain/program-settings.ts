@@ -33,15 +33,22 @@ export function checkProgramSettings(settings: ProgramSettings): void {
 }
 
 const DURATION = /^P(?!$)(?:(\d{1,4})Y)?(?:(\d{1,5})M)?(?:(\d{1,5})W)?(?:(\d{1,6})D)?(?:T(?!$)(?:(\d{1,7})H)?(?:(\d{1,9})M)?(?:(\d{1,10})S)?)?$/;
-const NOMINAL_SECONDS = [365 * 86_400, 30 * 86_400, 7 * 86_400, 86_400, 3_600, 60, 1];
+export type DurationParts = { years: number; months: number; weeks: number; days: number; hours: number; minutes: number; seconds: number };
 const MIN_SECONDS = 10;
 const MAX_SECONDS = 10 * 365 * 86_400;
 
-/** Nominal length in seconds (a year 365 days, a month 30) of an ISO 8601 duration, or undefined. */
-export function nominalSeconds(duration: string): number | undefined {
+/** The parts of an ISO 8601 duration as the settings accept it (`P1Y2M3W4DT5H6M7S`, any subset), absent ones 0; or undefined. */
+export function parseDuration(duration: string): DurationParts | undefined {
   const match = DURATION.exec(duration);
   if (!match) return undefined;
-  return match.slice(1).reduce((sum, part, index) => sum + (part ? Number(part) * (NOMINAL_SECONDS[index] ?? 0) : 0), 0);
+  const part = (group: number) => Number(match[group] ?? 0);
+  return { years: part(1), months: part(2), weeks: part(3), days: part(4), hours: part(5), minutes: part(6), seconds: part(7) };
+}
+
+/** Nominal length in seconds (a year 365 days, a month 30) of an ISO 8601 duration, or undefined. */
+export function nominalSeconds(duration: string): number | undefined {
+  const p = parseDuration(duration);
+  return p && (((p.years * 365 + p.months * 30 + p.weeks * 7 + p.days) * 24 + p.hours) * 60 + p.minutes) * 60 + p.seconds;
 }
 
 /** PT10S to P10Y (CONTRACT.md), measured nominally. */
@@ -52,10 +59,11 @@ export function isIsoDurationInRange(duration: string): boolean {
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
-function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+/** The wall clock of `timeZone` to the second (read by parts: `localDate` here, offsets in point-terms.ts). */
+export function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   let format = zoneFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
     // A few hundred zones exist; the map stays small.
     zoneFormats.set(timeZone, format);
   }

@@ -9,6 +9,7 @@ import { refreshQueryStatistics } from '../data/query-statistics';
 import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
 import { applyPendingRecomputes } from '../services/cohort-recomputes';
 import { enqueueDueDeliveries } from '../services/webhook-deliveries';
+import { runLotJobs } from '../services/point-jobs';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
@@ -20,6 +21,7 @@ export const cronJobs: Record<string, Job[]> = {
     (env) => watchRelayer(runContext(env)),
     (env) => openXpTokens(runContext(env)),
     (env) => applyPendingRecomputes(runContext(env)),
+    (env) => runLotJobs(runContext(env)),
     (env) => enqueueDueDeliveries(runContext(env), env.WEBHOOK_QUEUE),
   ],
   '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB)],

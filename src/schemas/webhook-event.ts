@@ -3,6 +3,7 @@ import { webhookEventTypes, type WebhookEventType } from '../db/schema';
 import { envelopeOf } from '../lib/envelope';
 import { dateTime, nullableRef } from './common';
 import { customerSchema } from './customer';
+import { expiringPointLotSchema } from './point-lot';
 import { blockchainTransactionSchema, internalTransactionSchema } from './internal-transaction';
 import { redemptionSchema } from './redemption';
 
@@ -19,6 +20,8 @@ const resourceOfType: Record<WebhookEventType, z.ZodType> = {
   'customer.tier_changed': resourceOf.customer,
   'xp.transaction.completed': resourceOf.xpTransaction,
   'xp.transaction.failed': resourceOf.xpTransaction,
+  'xp.expiring': expiringPointLotSchema,
+  'xp.expired': resourceOf.xpTransaction,
   'redemption.completed': resourceOf.redemption,
   'redemption.failed': resourceOf.redemption,
   'redemption.canceled': resourceOf.redemption,

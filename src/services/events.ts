@@ -1,10 +1,10 @@
 import { effectLedgerStatements } from '../data/effect-ledger';
-import { effectsInsert, countersUpsert, isRulesChanged, outcomesSelect, ruleCountersUpdate, rulesVersionGuard, rulesVersionRead, type OutcomeRow } from '../data/earning-evaluation';
+import { effectsInsert, countersUpsert, outcomesSelect, ruleCountersUpdate, rulesVersionGuard, rulesVersionRead, type OutcomeRow } from '../data/earning-evaluation';
 import { customerStatusRead, eventInsert, eventResponseStored } from '../data/event-writes';
 import { customerGuardStatement, isCustomerRejected } from '../data/ledger';
 import { namedBatch } from '../data/named-batch';
 import type { ResponseWithWrite } from '../data/response-with-write';
-import { cachedRules, loadRules, type TenantRules } from '../data/rule-cache';
+import type { TenantRules } from '../data/rule-cache';
 import { MAX_EVENT_AGE_DAYS, MAX_EVENT_LEAD_MINUTES } from '../domain/earning-limits';
 import { planEvaluation, type CompiledRule, type Plan } from '../domain/earning-plan';
 import type { EventProperties } from '../domain/earning-rules';
@@ -16,6 +16,7 @@ import type { EventDryRunView, EventView, SimulationView } from '../schemas/even
 import { toEffectView, toEventView } from '../views/event';
 import type { ServiceContext } from './context';
 import { customerRefusal, customerRejection } from './ledger';
+import { creditTimes, StaleRules, withRules } from './program-version';
 import { enqueueOperations } from './settlement';
 
 /**
@@ -29,8 +30,6 @@ import { enqueueOperations } from './settlement';
 export type EventInput = { userId: string; type: string; occurredAt?: string; properties: EventProperties; reference?: string };
 
 const DAY_MS = 86_400_000;
-/** Reads of the rules after a version refusal before giving up (a tenant editing rules in a loop). */
-const MAX_RELOADS = 3;
 
 /** `occurred_at` as stored (UTC, milliseconds), within 30 days past and 5 minutes ahead of now. */
 function occurredAtOf(ctx: ServiceContext, raw: string | undefined): Date {
@@ -46,22 +45,6 @@ function occurredAtOf(ctx: ServiceContext, raw: string | undefined): Date {
   return at;
 }
 
-/** Thrown by a read that found the cached rules stale; handled like the guard's refusal. */
-class StaleRules extends Error {}
-
-/** Runs `evaluate` on the tenant's rules, reading them again while its batch finds them stale. */
-async function withRules<T>(ctx: ServiceContext, evaluate: (rules: TenantRules) => Promise<T>): Promise<T> {
-  let rules = cachedRules(ctx.tenantId) ?? (await loadRules(ctx.db, ctx.tenantId));
-  for (let reloads = 0; ; reloads++) {
-    try {
-      return await evaluate(rules);
-    } catch (error) {
-      if (!(error instanceof StaleRules || isRulesChanged(error)) || reloads >= MAX_RELOADS) throw error;
-      rules = await loadRules(ctx.db, ctx.tenantId);
-    }
-  }
-}
-
 function planFor(rules: TenantRules, input: EventInput, occurredAt: Date): Plan {
   const ofType = rules.byType.get(input.type) ?? [];
   return planEvaluation(ofType, { properties: input.properties, occurredAt, timezone: rules.timezone });
@@ -71,7 +54,8 @@ function planFor(rules: TenantRules, input: EventInput, occurredAt: Date): Plan 
 export async function recordEvent(ctx: ServiceContext, input: EventInput, response?: ResponseWithWrite<EventView>): Promise<EventView> {
   const { db, tenantId } = ctx;
   const occurredAt = occurredAtOf(ctx, input.occurredAt);
-  const createdAt = isoNow(ctx.now());
+  const at = ctx.now();
+  const createdAt = isoNow(at);
   return withRules(ctx, async (rules) => {
     const plan = planFor(rules, input, occurredAt);
     const event = { id: newId('evt'), tenantId, userId: input.userId, type: input.type, occurredAt: isoNow(occurredAt), properties: input.properties, reference: input.reference ?? null, createdAt };
@@ -86,7 +70,7 @@ export async function recordEvent(ctx: ServiceContext, input: EventInput, respon
       counters: plan.document.rules.some((rule) => rule.limits.length > 0) ? countersUpsert(db, scope, event.id) : undefined,
       ruleCounters: evaluates ? ruleCountersUpdate(db, { tenantId, eventId: event.id }) : undefined,
       event: eventInsert(db, event),
-      ledger: evaluates ? effectLedgerStatements(db, { tenantId, userId: input.userId, eventId: event.id, now: createdAt }) : undefined,
+      ledger: evaluates ? effectLedgerStatements(db, { tenantId, userId: input.userId, eventId: event.id, now: createdAt, ...creditTimes(rules, at) }) : undefined,
       stored: response?.statement(db, view, { completion: eventResponseStored, values: { eventId: event.id, tenantId, createdAt } }),
     }).catch(async (error: unknown) => {
       if (isCustomerRejected(error)) throw await customerRejection(ctx, input.userId, 'user_id');

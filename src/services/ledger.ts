@@ -2,7 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { customers, customerStatuses, type CustomerStatus, type InternalTransaction, type TransactionType } from '../db/schema';
 import type { ResponseWithWrite } from '../data/response-with-write';
 import { completedEntryRow, customerGuardStatement, entryReadBack, isCustomerRejected, isInsufficientXp, ledgerEntryStatements, storedIfWrittenAsCompleted } from '../data/ledger';
+import { rulesVersionGuard } from '../data/earning-evaluation';
 import { namedBatch } from '../data/named-batch';
+import type { TenantRules } from '../data/rule-cache';
 import { EARNING_STATUSES } from '../domain/ledger';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -10,6 +12,7 @@ import { isoNow } from '../lib/time';
 import type { InternalTransactionView } from '../schemas/internal-transaction';
 import { toInternalTransactionView } from '../views/internal-transaction';
 import type { ServiceContext } from './context';
+import { creditTimes, withProgram } from './program-version';
 import { enqueueOperations } from './settlement';
 
 export type EarnXpInput = { userId: string; type: 'xp_earn' | 'xp_bonus'; amount: number; notes?: string; metadata?: unknown };
@@ -43,12 +46,21 @@ export function adjustXp(ctx: ServiceContext, input: AdjustXpInput): Promise<Int
  * rendered from the values written, and stored only if the entry was written completed.
  */
 async function appendEntry(ctx: ServiceContext, entry: Entry, options: Options): Promise<InternalTransactionView> {
+  // A credit is a lot whose times come from the tenant's settings as cached, confirmed in the batch.
+  if (entry.amount > 0) return withProgram(ctx, (rules) => writeEntry(ctx, entry, options, rules));
+  return writeEntry(ctx, entry, options);
+}
+
+async function writeEntry(ctx: ServiceContext, entry: Entry, options: Options, rules?: TenantRules): Promise<InternalTransactionView> {
   const { db, tenantId } = ctx;
-  const ledgerEntry = { id: newId('itx'), tenantId, mirrorOperationId: newId('op'), ...entry };
+  const at = ctx.now();
+  const lot = rules && { lotId: newId('lot'), ...creditTimes(rules, at) };
+  const ledgerEntry = { id: newId('itx'), tenantId, mirrorOperationId: newId('op'), ...entry, lot };
   const { id, mirrorOperationId } = ledgerEntry;
-  const now = isoNow(ctx.now());
+  const now = isoNow(at);
   const { response } = options;
   const { readBack, stored } = await namedBatch(db, {
+    program: rules && rulesVersionGuard(db, { tenantId, version: rules.version }),
     guard: customerGuardStatement(db, tenantId, entry.userId, options.allowedStatuses),
     entry: ledgerEntryStatements(db, ledgerEntry, now),
     readBack: entryReadBack(db, { id, tenantId }),

@@ -1,14 +1,23 @@
 import type { WebhookEvent, WebhookEventType } from '../db/schema';
 import { findBlockchainTransaction } from '../data/internal-transactions';
+import { findPointLot } from '../data/point-lots';
 import { ApiError } from '../lib/errors';
 import type { WebhookEventBody } from '../schemas/webhook-event';
 import { toBlockchainTransactionView } from '../views/internal-transaction';
+import { toPointLotView } from '../views/point-lot';
 import type { ServiceContext } from './context';
 import { getCustomer } from './customers';
 import { getInternalTransaction } from './internal-transactions';
 import { getRedemption } from './redemptions';
 
 type ResourceLoader = (ctx: ServiceContext, id: string) => Promise<unknown>;
+
+/** The lot whose points expire soon, with its customer. */
+async function getExpiringLot({ db, tenantId }: ServiceContext, id: string) {
+  const lot = await findPointLot(db, tenantId, id);
+  if (!lot) throw ApiError.notFound('Point lot');
+  return { ...toPointLotView(lot), user_id: lot.userId };
+}
 
 async function getBlockchainTransaction({ db, tenantId }: ServiceContext, id: string) {
   const row = await findBlockchainTransaction(db, tenantId, id);
@@ -23,6 +32,8 @@ const loaders: Record<WebhookEventType, ResourceLoader> = {
   'customer.tier_changed': getCustomer,
   'xp.transaction.completed': getInternalTransaction,
   'xp.transaction.failed': getInternalTransaction,
+  'xp.expiring': getExpiringLot,
+  'xp.expired': getInternalTransaction,
   'redemption.completed': getRedemption,
   'redemption.failed': getRedemption,
   'redemption.canceled': getRedemption,

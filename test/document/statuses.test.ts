@@ -45,7 +45,7 @@ describe('documented statuses', () => {
 
   it('every gateway write documents the idempotency outcomes: 400 key required, 409 in use, 422 reused', async () => {
     const gatewayWrites = (await allOperations()).filter(({ path, method }) => path.startsWith('/gateway/') && WRITES.has(method));
-    expect(gatewayWrites.length).toBe(5);
+    expect(gatewayWrites.length).toBe(6);
     for (const { op, where } of gatewayWrites) {
       expect(op.responses['400']?.description, where).toMatch(/IDEMPOTENCY_KEY_REQUIRED/);
       expect(op.responses['409']?.description, where).toMatch(/IDEMPOTENCY_KEY_IN_USE/);

@@ -33,6 +33,8 @@ function readsOf(data: Awaited<ReturnType<typeof tenantWithData>>) {
     '/api/v1/gateway/customers',
     `/api/v1/gateway/customers/${userId}`,
     `/api/v1/gateway/customers/${userId}/balances`,
+    `/api/v1/gateway/customers/${userId}/points`,
+    `/api/v1/gateway/customers/${userId}/point-lots`,
     `/api/v1/gateway/customers/${userId}/tier/${tierId}/eligibility`,
     '/api/v1/gateway/tiers',
     '/api/v1/gateway/rewards',

@@ -21,7 +21,11 @@ describe('lifetime XP: the settlement SQL is the domain rule', () => {
     const tenant = await createTenant();
     const userId = await createCustomer(tenant.id);
     const entries = transactionTypes.flatMap((type) => [120, 0, -45].map((amount) => ({ id: newId('itx'), type, amount })));
-    await db().insert(internalTransactions).values(entries.map((entry) => ({ ...entry, tenantId: tenant.id, userId, status: 'pending' as const })));
+    // One insert per type: a single statement would exceed D1's bound variables per query.
+    for (const type of transactionTypes) {
+      const ofType = entries.filter((entry) => entry.type === type);
+      await db().insert(internalTransactions).values(ofType.map((entry) => ({ ...entry, tenantId: tenant.id, userId, status: 'pending' as const })));
+    }
     const rows = await db()
       .select({ id: internalTransactions.id, lifetime: lifetimeXpOfEntry })
       .from(internalTransactions)

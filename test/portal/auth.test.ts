@@ -239,6 +239,8 @@ const portalRoutes: PortalRoute[] = [
   { method: 'GET', path: '/customers/{userId}' },
   { method: 'PATCH', path: '/customers/{userId}', body: { status: 'suspended' }, needs: 'edit_program' },
   { method: 'GET', path: '/customers/{userId}/balances' },
+  { method: 'GET', path: '/customers/{userId}/points' },
+  { method: 'GET', path: '/customers/{userId}/point-lots' },
   { method: 'GET', path: '/customers/{userId}/tier/{tierId}/eligibility' },
   { method: 'GET', path: '/tiers' },
   { method: 'POST', path: '/tiers', body: { tier_name: 'Gold', min_xp_threshold: 10 }, needs: 'edit_program' },

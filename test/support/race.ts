@@ -24,6 +24,40 @@ import type { TestApiKey } from './world';
  */
 export async function race(requests: Request[], gate: RegExp, options: { inOrder?: boolean } = {}): Promise<{ responses: JsonResponse[]; held: number }> {
   const app = createApp();
+  const { results, held } = await raceTasks(
+    requests.map((request) => requestTask(request, app)),
+    gate,
+    options,
+  );
+  return { responses: results, held };
+}
+
+/** A request as a task of `raceTasks`: through the whole app (as SELF) over the binding it is given, answered once its waitUntil work is done. */
+export function requestTask(request: Request, app = createApp()) {
+  return async (d1: D1Database): Promise<JsonResponse> => {
+    const ctx = createExecutionContext();
+    try {
+      const response = await app.fetch(request, { ...env, DB: d1 }, ctx);
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: the test's expectOk/expectError reports it
+      }
+      return { status: response.status, headers: response.headers, body, text };
+    } finally {
+      await waitOnExecutionContext(ctx);
+    }
+  };
+}
+
+/**
+ * `race` for any work that takes a D1 binding: a request, or a cron job run with its own
+ * `runContext` (e.g. the lot jobs racing a reversal). Each task gets its own gated binding; the
+ * gate, `inOrder` and `held` are as in `race` (a task's first matching round trip is held).
+ */
+export async function raceTasks<T>(tasks: ((d1: D1Database) => Promise<T>)[], gate: RegExp, options: { inOrder?: boolean } = {}): Promise<{ results: T[]; held: number }> {
   let answered = 0;
   let released = false;
   const waiting = new Map<number, { go: () => void; back: Promise<void> }>();
@@ -36,13 +70,13 @@ export async function race(requests: Request[], gate: RegExp, options: { inOrder
     }
   };
   const check = () => {
-    if (!released && waiting.size + answered >= requests.length) {
+    if (!released && waiting.size + answered >= tasks.length) {
       released = true;
       void releaseAll();
     }
   };
 
-  const run = async (request: Request, index: number): Promise<JsonResponse> => {
+  const run = async (task: (d1: D1Database) => Promise<T>, index: number): Promise<T> => {
     let reached = false;
     /** Waits for the release; the returned callback reports that the held round trip came back. */
     const atGate = async (): Promise<() => void> => {
@@ -56,29 +90,19 @@ export async function race(requests: Request[], gate: RegExp, options: { inOrder
       await released;
       return back;
     };
-    const ctx = createExecutionContext();
     try {
-      const response = await app.fetch(request, { ...env, DB: gatedD1(env.DB, gate, atGate) }, ctx);
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // not JSON: the test's expectOk/expectError reports it
-      }
-      return { status: response.status, headers: response.headers, body, text };
+      return await task(gatedD1(env.DB, gate, atGate));
     } finally {
       if (!reached) {
-        // Answered without reaching the gate: it must not keep the others waiting.
+        // Done without reaching the gate: it must not keep the others waiting.
         answered += 1;
         check();
       }
-      await waitOnExecutionContext(ctx);
     }
   };
 
-  const responses = await Promise.all(requests.map(run));
-  return { responses, held: waiting.size };
+  const results = await Promise.all(tasks.map(run));
+  return { results, held: waiting.size };
 }
 
 /** A D1 binding that waits at `atGate` before any round trip whose SQL matches `gate`. */

@@ -9,3 +9,4 @@ export * from './segments';
 export * from './counts';
 export * from './webhooks';
 export * from './program';
+export * from './points';

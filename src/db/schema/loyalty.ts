@@ -92,7 +92,7 @@ export const redemptionGuard = sqliteTable(
   () => [check('redemption_not_allowed', sql`0`)],
 );
 
-export const transactionTypes = ['xp_earn', 'xp_bonus', 'xp_admin_adjust', 'xp_redeem'] as const;
+export const transactionTypes = ['xp_earn', 'xp_bonus', 'xp_admin_adjust', 'xp_redeem', 'xp_expire', 'xp_reversal'] as const;
 export const transactionStatuses = ['initialized', 'pending', 'completed', 'failed'] as const;
 
 /** The XP ledger: append-only; a row's status may move forward, its amount never changes. */

@@ -8,6 +8,8 @@ export const webhookEventTypes = [
   'customer.tier_changed',
   'xp.transaction.completed',
   'xp.transaction.failed',
+  'xp.expiring',
+  'xp.expired',
   'redemption.completed',
   'redemption.failed',
   'redemption.canceled',

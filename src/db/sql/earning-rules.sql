@@ -28,8 +28,11 @@ CREATE TRIGGER `earning_rules_version_on_settings` AFTER INSERT ON `program_sett
   ON CONFLICT DO UPDATE SET version = version + 1;
 END;
 --> statement-breakpoint
-CREATE TRIGGER `earning_rules_version_on_timezone` AFTER UPDATE OF timezone ON `program_settings`
-WHEN OLD.timezone IS NOT NEW.timezone BEGIN
+-- The points settings are cached with the rules (data/program-cache.ts): every credit's lot times come from them.
+CREATE TRIGGER `earning_rules_version_on_timezone`
+AFTER UPDATE OF timezone, points_pending_period, points_validity, points_expiry_rounding, points_expiry_notice ON `program_settings`
+WHEN OLD.timezone IS NOT NEW.timezone OR OLD.points_pending_period IS NOT NEW.points_pending_period OR OLD.points_validity IS NOT NEW.points_validity
+  OR OLD.points_expiry_rounding IS NOT NEW.points_expiry_rounding OR OLD.points_expiry_notice IS NOT NEW.points_expiry_notice BEGIN
   INSERT INTO earning_rule_versions (tenant_id, version) VALUES (NEW.tenant_id, 1)
   ON CONFLICT DO UPDATE SET version = version + 1;
 END;

@@ -38,6 +38,8 @@ import { registerCustomerAttributesGet } from './customer-attributes.get';
 import { registerCustomerAttributesPut } from './customer-attributes.put';
 import { registerCustomerBalancesList } from './customer-balances.list';
 import { registerCustomerEligibilityGet } from './customer-eligibility.get';
+import { registerCustomerPointLotsList } from './customer-point-lots.list';
+import { registerCustomerPointsGet } from './customer-points.get';
 import { registerCustomersGet } from './customers.get';
 import { registerCustomersList } from './customers.list';
 import { registerCustomersUpdate } from './customers.update';
@@ -117,6 +119,8 @@ export function portalApp(redispatch: Redispatch) {
   registerCustomersUpdate(app);
   registerCustomerBalancesList(app);
   registerCustomerEligibilityGet(app);
+  registerCustomerPointsGet(app);
+  registerCustomerPointLotsList(app);
   registerTiersList(app);
   registerTiersCreate(app);
   registerTiersUpdate(app);

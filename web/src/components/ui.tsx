@@ -56,8 +56,9 @@ const tones: Record<string, 'ok' | 'warn' | 'bad' | 'muted'> = {
   suspended: 'bad', eligible: 'ok', 'not eligible': 'muted', failed: 'bad', revoked: 'bad', expired: 'muted', canceled: 'muted', archived: 'muted', inactive: 'muted', disabled: 'bad',
 };
 
-export function Badge({ value }: { value: string }) {
-  return <span className={`badge badge-${tones[value] ?? 'muted'}`}>{value.replace(/_/g, ' ')}</span>;
+/** A status in its tone; `label` words it when the bare value says too little (e.g. "Pending until …"). */
+export function Badge({ value, label }: { value: string; label?: string }) {
+  return <span className={`badge badge-${tones[value] ?? 'muted'}`}>{label ?? value.replace(/_/g, ' ')}</span>;
 }
 
 /** The id a person quotes when reporting a failure of the API (the server logs it with the failure); selectable to copy. */

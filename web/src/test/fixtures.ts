@@ -57,3 +57,17 @@ export function programSettings(overrides: Partial<Schemas['ProgramSettings']> =
     ...overrides,
   };
 }
+
+export function transaction(overrides: Partial<Schemas['InternalTransaction']> = {}): Schemas['InternalTransaction'] {
+  return {
+    id: 'itx_1', tenant_id: 'ten_1', user_id: 'cus_1', onchain_asset_id: null, redemption_id: null, type: 'xp_earn', amount: '100', metadata: null, notes: null,
+    status: 'completed', created_at: '2026-11-20T10:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z', ...overrides,
+  };
+}
+
+export function pointLot(overrides: Partial<Schemas['PointLot']> = {}): Schemas['PointLot'] {
+  return {
+    id: 'lot_1', internal_transaction_id: 'itx_1', amount: '100', remaining: '100', status: 'active',
+    available_at: at, expires_at: '2027-11-30T23:59:59.999Z', created_at: at, ...overrides,
+  };
+}

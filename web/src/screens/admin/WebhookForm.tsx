@@ -11,10 +11,13 @@ type Endpoint = Schemas['WebhookEndpoint'];
 type EventType = Endpoint['event_types'][number];
 type Draft = { url: string; description: string; event_types: EventType[] };
 
-export const eventTypes: EventType[] = [
-  'customer.created', 'customer.status_changed', 'customer.tier_changed', 'xp.transaction.completed', 'xp.transaction.failed',
-  'redemption.completed', 'redemption.failed', 'redemption.canceled', 'onchain.transaction.succeeded', 'onchain.transaction.failed',
-];
+/** Every event type once, in the order offered: typed by the generated union, so a type the API adds fails this build until it is listed here. */
+const everyEventType: Record<EventType, true> = {
+  'customer.created': true, 'customer.status_changed': true, 'customer.tier_changed': true, 'xp.transaction.completed': true, 'xp.transaction.failed': true,
+  'xp.expiring': true, 'xp.expired': true, 'redemption.completed': true, 'redemption.failed': true, 'redemption.canceled': true,
+  'onchain.transaction.succeeded': true, 'onchain.transaction.failed': true,
+};
+export const eventTypes = Object.keys(everyEventType) as EventType[];
 
 function isUrl(value: string): boolean {
   try {

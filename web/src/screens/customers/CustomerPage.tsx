@@ -7,12 +7,14 @@ import { useCountryName } from '../../context/masterdata';
 import { Confirm } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
 import { Badge, Button, Card, Facts, Page } from '../../components/ui';
-import { dateTime, xp } from '../../lib/format';
+import { dateTime } from '../../lib/format';
 import { useAction } from '../../lib/forms';
 import { keys } from '../../lib/keys';
 import { CustomerAttributes } from './CustomerAttributes';
 import { CustomerBalances, CustomerEligibility } from './CustomerChain';
 import { CustomerEvents } from './CustomerEvents';
+import { CustomerPointLots } from './CustomerPointLots';
+import { CustomerPoints } from './CustomerPoints';
 import { CustomerRedemptions } from './CustomerRedemptions';
 import { CustomerLedger, XpAdjustment } from './CustomerXp';
 
@@ -82,13 +84,14 @@ export function CustomerPage() {
               />
             </Card>
             <Card title="XP">
-              <Facts items={[['XP balance', xp(customer.xp_balance)], ['Lifetime XP', xp(customer.lifetime_xp)], ['Tier', customer.tier?.tier_name ?? 'No tier']]} />
+              <CustomerPoints customer={customer} />
               <Allowed to="edit_program">
                 <XpAdjustment customer={customer} />
               </Allowed>
             </Card>
           </div>
           <CustomerLedger customerId={customer.id} />
+          <CustomerPointLots customerId={customer.id} />
           <CustomerEvents customerId={customer.id} />
           <CustomerRedemptions customerId={customer.id} />
           <div className="grid-2">

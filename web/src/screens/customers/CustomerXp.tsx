@@ -9,6 +9,7 @@ import { Badge, Button, Card, ErrorNote, Field } from '../../components/ui';
 import { dateTime, shortId, xp } from '../../lib/format';
 import { useFormMutation } from '../../lib/forms';
 import { TransactionDetails } from './TransactionDetails';
+import { TransactionStatus, TransactionType, usePendingUntil } from './ledger-cells';
 import { keys } from '../../lib/keys';
 import { collect, limits, maxLength, required } from '../../lib/rules';
 
@@ -91,11 +92,12 @@ export function CustomerLedger({ customerId }: { customerId: string }) {
     queryFn: () => api.call(api.portal.listInternalTransactions({ params: { path: { tenantId }, query: { user_id: customerId, page, limit: PAGE_SIZE } } })),
     placeholderData: keepPreviousData,
   });
+  const pendingUntil = usePendingUntil(customerId, query.data?.items.some((row) => row.status === 'pending') ?? false);
   const columns = column.columns([
     column.accessor('created_at', { header: 'When', cell: (info) => dateTime(info.getValue()) }),
-    column.accessor('type', { header: 'Type', cell: (info) => info.getValue().replace(/_/g, ' ') }),
+    column.accessor('type', { header: 'Type', cell: (info) => <TransactionType transaction={info.row.original} onOpen={setOpen} /> }),
     column.accessor('amount', { header: 'Amount', cell: (info) => xp(info.getValue()) }),
-    column.accessor('status', { header: 'Status', cell: (info) => <Badge value={info.getValue()} /> }),
+    column.accessor('status', { header: 'Status', cell: (info) => <TransactionStatus transaction={info.row.original} pendingUntil={pendingUntil} /> }),
     column.accessor((row) => row.notes ?? row.reward?.title ?? '', { id: 'notes', header: 'Notes / reward' }),
     column.display({ id: 'chain', header: 'Chain', cell: (info) => <ChainLinks transaction={info.row.original} /> }),
     column.display({ id: 'details', header: 'Details', cell: (info) => <Button variant="link" onClick={() => setOpen(info.row.original.id)} aria-label={`Details of transaction ${info.row.original.id}`}>Details</Button> }),

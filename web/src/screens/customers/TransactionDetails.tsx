@@ -1,26 +1,32 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
 import { useApi, useTenant } from '../../context/providers';
 import { Dialog } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
-import { Badge, Facts } from '../../components/ui';
+import { Badge, Button, Facts } from '../../components/ui';
 import { dateTime, xp } from '../../lib/format';
 import { keys } from '../../lib/keys';
+import { reversedCreditId, TransactionStatus, transactionTypeLabels, usePendingUntil } from './ledger-cells';
 
-/** One internal transaction as the API answers it, with every blockchain transaction linked to it. */
+/** One internal transaction as the API answers it, with every blockchain transaction linked to it; a reversal opens its credit in place. */
 export function TransactionDetails({ transactionId, onClose }: { transactionId: string; onClose: () => void }) {
   const api = useApi();
   const { tenantId } = useTenant();
+  const [shown, setShown] = useState(transactionId);
   const query = useQuery({
-    queryKey: [...keys.transactions(tenantId), 'one', transactionId],
-    queryFn: () => api.call(api.portal.getInternalTransaction({ params: { path: { tenantId, internal_transaction_id: transactionId } } })),
+    queryKey: [...keys.transactions(tenantId), 'one', shown],
+    queryFn: () => api.call(api.portal.getInternalTransaction({ params: { path: { tenantId, internal_transaction_id: shown } } })),
   });
+  const pendingUntil = usePendingUntil(query.data?.user_id ?? null, query.data?.status === 'pending');
+  const credit = query.data ? reversedCreditId(query.data) : null;
   return (
     <Dialog title="Transaction" onClose={onClose}>
       <QueryView query={query} what="Loading the transaction">
         {(transaction) => (
           <>
             <Facts items={[
-              ['Type', transaction.type.replace(/_/g, ' ')], ['Amount', xp(transaction.amount)], ['Status', <Badge value={transaction.status} />],
+              ['Type', transactionTypeLabels[transaction.type]], ['Amount', xp(transaction.amount)], ['Status', <TransactionStatus transaction={transaction} pendingUntil={pendingUntil} />],
+              ...(credit ? [['Reverses', <Button variant="link" onClick={() => setShown(credit)} aria-label={`Open the reversed credit ${credit}`}><code>{credit}</code></Button>] satisfies [string, ReactNode]] : []),
               ['Notes', transaction.notes], ['Reward', transaction.reward?.title ?? null], ['Asset', transaction.onchain_asset?.name ?? null],
               ['Created', dateTime(transaction.created_at)], ['Id', <code>{transaction.id}</code>], ['Metadata', transaction.metadata === null ? null : <code>{JSON.stringify(transaction.metadata)}</code>],
             ]} />

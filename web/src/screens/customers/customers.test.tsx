@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CustomerStatus, Role } from '../../api/types';
-import { account, customer, membership, page, tier } from '../../test/fixtures';
+import { account, customer, membership, page, pointLot, tier, transaction } from '../../test/fixtures';
 import { envelope, FakeNetwork } from '../../test/fake-api';
 import { signedInApp } from '../../test/render';
 
@@ -16,7 +16,9 @@ function customerApi(role: Role, status: CustomerStatus = 'active') {
     .on('listTiers', { data: page([tier()]) })
     .on('getCustomerEligibility', { data: { eligible: true } })
     .on('listRedemptions', { data: page([]) })
-    .on('listEvents', { data: page([]) });
+    .on('listEvents', { data: page([]) })
+    .on('getCustomerPoints', { data: { xp_balance: '150', pending_xp: '0', lifetime_xp: '1200', expiring: [] } })
+    .on('listCustomerPointLots', { data: page([]) });
 }
 
 describe('customers', () => {
@@ -112,5 +114,70 @@ describe('customers', () => {
     expect(within(row).getByText('Orders over $20: 100 XP')).toBeTruthy();
     expect(within(row).getByText('Gold bonus: 50 XP (capped)')).toBeTruthy();
     expect(network.sentTo('GET', '/events')[0]?.query.get('user_id')).toBe('cus_1');
+  });
+
+  describe('points', () => {
+    it('the XP card shows spendable, pending and lifetime XP and what expires when', async () => {
+      const expiring = [{ expires_at: '2026-11-30T23:59:59.999Z', amount: '60' }, { expires_at: '2026-12-31T23:59:59.999Z', amount: '1500' }];
+      const network = customerApi('viewer').on('getCustomerPoints', { data: { xp_balance: '150', pending_xp: '40', lifetime_xp: '1200', expiring } });
+      await signedInApp(network, '/t/ten_1/customers/cus_1');
+      const pending = (await screen.findByText('Pending XP')).nextElementSibling as HTMLElement;
+      expect(pending.textContent).toMatch(/^40 /);
+      expect((screen.getByText('Spendable XP').nextElementSibling as HTMLElement).textContent).toBe('150');
+      const list = screen.getByRole('list', { name: 'Expiring' });
+      expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['60 XP on 30 Nov 2026, 23:59 UTC', '1,500 XP on 31 Dec 2026, 23:59 UTC']);
+    });
+
+    it('the point lots table shows each lot and filters by status (the request carries status=)', async () => {
+      const lot = pointLot({ amount: '100', remaining: '35', status: 'active', available_at: '2026-11-21T12:00:00.000Z', expires_at: null });
+      const network = customerApi('viewer').on('listCustomerPointLots', { data: page([lot]) });
+      await signedInApp(network, '/t/ten_1/customers/cus_1');
+      const table = await screen.findByRole('table', { name: 'Point lots' });
+      const row = (await within(table).findByText('35')).closest('tr') as HTMLElement;
+      expect([...row.querySelectorAll('td')].map((cell) => cell.textContent)).toEqual(['100', '35', 'active', '21 Nov 2026, 12:00 UTC', 'Never', 'itx_1']);
+      expect(network.sentTo('GET', '/customers/cus_1/point-lots')[0]?.query.has('status')).toBe(false);
+      await userEvent.selectOptions(screen.getByLabelText('Lot status'), 'expired');
+      await waitFor(() => expect(network.sentTo('GET', '/customers/cus_1/point-lots').at(-1)?.query.toString()).toBe('page=1&limit=20&status=expired'));
+    });
+
+    it('the ledger words expiry and reversal, links a reversal to its credit, and dates a pending credit by its lot', async () => {
+      const ledger = [
+        transaction({ id: 'itx_9', type: 'xp_expire', amount: '-30' }),
+        transaction({ id: 'itx_8', type: 'xp_reversal', amount: '-20', metadata: { reversed_transaction_id: 'itx_2' } }),
+        transaction({ id: 'itx_2', type: 'xp_earn', amount: '50', status: 'pending' }),
+        transaction({ id: 'itx_3', type: 'xp_bonus', amount: '5', status: 'pending' }),
+      ];
+      const network = customerApi('viewer')
+        .on('listInternalTransactions', { data: page(ledger) })
+        .on('listCustomerPointLots', { data: page([pointLot({ internal_transaction_id: 'itx_2', status: 'pending', available_at: '2026-12-05T12:00:00.000Z' })]) })
+        .on('getInternalTransaction', (_, params) => ({ data: ledger.find((entry) => entry.id === params.internal_transaction_id) ?? transaction() }));
+      await signedInApp(network, '/t/ten_1/customers/cus_1');
+      const table = await screen.findByRole('table', { name: 'Ledger' });
+      const rowOf = (id: string) => within(table).getByRole('button', { name: `Details of transaction ${id}` }).closest('tr') as HTMLElement;
+      expect(within(rowOf('itx_9')).getByTitle('xp_expire').textContent).toBe('Expired');
+      expect(within(rowOf('itx_8')).getByTitle('xp_reversal').textContent).toBe('Reversed (return) of itx_2');
+      expect(await within(rowOf('itx_2')).findByText('Pending until 5 Dec 2026, 12:00 UTC')).toBeTruthy();
+      expect(within(rowOf('itx_3')).getByText('pending')).toBeTruthy();
+      expect(network.sentTo('GET', '/point-lots').some((sent) => sent.query.get('status') === 'pending')).toBe(true);
+
+      await userEvent.click(within(rowOf('itx_8')).getByRole('button', { name: 'Reversed credit itx_2' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Transaction' });
+      expect(await within(dialog).findByText('Pending until 5 Dec 2026, 12:00 UTC')).toBeTruthy();
+      expect(within(dialog).getByText('Earned')).toBeTruthy();
+    });
+
+    it('a reversal\'s details open the credit it reversed', async () => {
+      const ledger = [transaction({ id: 'itx_8', type: 'xp_reversal', amount: '-20', metadata: { reversed_transaction_id: 'itx_2' } }), transaction({ id: 'itx_2', type: 'xp_bonus', amount: '50' })];
+      const network = customerApi('viewer')
+        .on('listInternalTransactions', { data: page(ledger.slice(0, 1)) })
+        .on('getInternalTransaction', (_, params) => ({ data: ledger.find((entry) => entry.id === params.internal_transaction_id) ?? transaction() }));
+      await signedInApp(network, '/t/ten_1/customers/cus_1');
+      await userEvent.click(await screen.findByRole('button', { name: 'Details of transaction itx_8' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Transaction' });
+      expect(await within(dialog).findByText('Reversed (return)')).toBeTruthy();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Open the reversed credit itx_2' }));
+      expect(await within(dialog).findByText('Bonus')).toBeTruthy();
+      expect(within(dialog).getByText('itx_2')).toBeTruthy();
+    });
   });
 });

@@ -1,17 +1,9 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Schemas } from '../../api/types';
-import { account, customer, membership, page } from '../../test/fixtures';
+import { account, customer, membership, page, transaction } from '../../test/fixtures';
 import { FakeNetwork } from '../../test/fake-api';
 import { signedInApp } from '../../test/render';
 import { bucketXp } from './data';
-
-function transaction(overrides: Partial<Schemas['InternalTransaction']>): Schemas['InternalTransaction'] {
-  return {
-    id: 'itx_1', tenant_id: 'ten_1', user_id: 'cus_1', onchain_asset_id: null, redemption_id: null, type: 'xp_earn', amount: '100', metadata: null, notes: null,
-    status: 'completed', created_at: '2026-11-20T10:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z', ...overrides,
-  };
-}
 
 describe('dashboard', () => {
   it('buckets completed XP per UTC day: issued (earn, bonus, positive adjustments) and redeemed', () => {

@@ -8,6 +8,8 @@ import { dateTime } from '../../lib/format';
 import { useFormMutation } from '../../lib/forms';
 import { keys } from '../../lib/keys';
 import { collect, required } from '../../lib/rules';
+import { describeDuration } from './duration';
+import { basisLabels, downgradeLabels, PointsTiersForm, reviewLabels, roundingLabels } from './PointsTiersForm';
 
 type Settings = Schemas['ProgramSettings'];
 
@@ -54,25 +56,29 @@ export function ProgramSettings() {
       <QueryView query={query} what="Loading the program settings">
         {(settings) => (
           <>
+            {/* Each form starts over from GET when its own part of the document changes, not when the other one saves. */}
             <Card title="Time zone">
               <p className="hint">Earning rule limits per day, week (from Monday), month and year count in this time zone. A new zone moves the periods for the events evaluated after the change.</p>
               <Facts items={[['Time zone', settings.timezone], ['Last saved', settings.updated_at ? dateTime(settings.updated_at) : 'Never (defaults)']]} />
-              {can('manage_program_settings') ? <TimeZoneForm key={settings.updated_at ?? 'defaults'} settings={settings} /> : <p className="hint">Admins change the program settings.</p>}
+              {can('manage_program_settings') ? <TimeZoneForm key={settings.timezone} settings={settings} /> : <p className="hint">Admins change the program settings.</p>}
             </Card>
             <Card title="Points and tiers">
-              <Facts
-                items={[
-                  ['Pending period', settings.points.pending_period ?? 'None'],
-                  ['Validity', settings.points.validity ?? 'No expiry'],
-                  ['Expiry rounding', settings.points.expiry_rounding.replace(/_/g, ' ')],
-                  ['Expiry notice', settings.points.expiry_notice ?? 'None'],
-                  ['Tier basis', settings.tiers.basis.replace(/_/g, ' ')],
-                  ['Tier period', settings.tiers.period ?? '—'],
-                  ['Downgrade', settings.tiers.downgrade.replace(/_/g, ' ')],
-                  ['Review', settings.tiers.review],
-                ]}
-              />
-              <p className="hint">Kept as they are when the time zone is saved.</p>
+              {can('manage_program_settings') ? (
+                <PointsTiersForm key={JSON.stringify([settings.points, settings.tiers])} settings={settings} />
+              ) : (
+                <Facts
+                  items={[
+                    ['Pending period', describeDuration(settings.points.pending_period, 'Off (spendable at once)')],
+                    ['Validity', describeDuration(settings.points.validity, 'Off (never expire)')],
+                    ['Expiry rounding', roundingLabels[settings.points.expiry_rounding]],
+                    ['Expiry notice', describeDuration(settings.points.expiry_notice, 'Off (no notice)')],
+                    ['Tier basis', basisLabels[settings.tiers.basis]],
+                    ['Tier period', describeDuration(settings.tiers.period, '—')],
+                    ['Downgrade', downgradeLabels[settings.tiers.downgrade]],
+                    ['Review', reviewLabels[settings.tiers.review]],
+                  ]}
+                />
+              )}
             </Card>
           </>
         )}

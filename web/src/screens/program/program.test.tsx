@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../../api/types';
-import { account, membership, page, tier } from '../../test/fixtures';
+import { account, membership, page, programSettings, tier } from '../../test/fixtures';
 import { envelope, FakeNetwork } from '../../test/fake-api';
 import { signedInApp } from '../../test/render';
 
@@ -98,5 +98,87 @@ describe('tiers, rewards, redemptions', () => {
     expect(await screen.findByText('Redemption canceled; the XP went back to the customer.')).toBeTruthy();
     expect(await screen.findByText('canceled')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Cancel redemption' })).toBeNull();
+  });
+});
+
+describe('program settings: points and tiers', () => {
+  const stored = programSettings();
+  function settingsApi(reply?: (body: Schemas['ProgramSettingsBody']) => { status: number; error: Schemas['ErrorEnvelope'] } | undefined) {
+    return new FakeNetwork()
+      .on('getCurrentUser', { data: account([membership('admin')]) })
+      .on('getProgramSettings', { data: stored })
+      .on('replaceProgramSettings', (_request, _params, body) => {
+        const sent = body as Schemas['ProgramSettingsBody'];
+        return reply?.(sent) ?? { data: { ...stored, ...sent, points: { ...stored.points, ...sent.points }, tiers: { ...stored.tiers, ...sent.tiers }, updated_at: '2026-11-22T08:00:00.000Z' } };
+      });
+  }
+  const group = (name: string) => screen.getByRole('group', { name });
+
+  it('a duration is a number and a unit (or off); the PUT carries its ISO 8601 string, the time zone as GET gave it', async () => {
+    const network = settingsApi();
+    await signedInApp(network, '/t/ten_1/program-settings');
+    const validity = await screen.findByRole('group', { name: 'Validity' });
+    expect(within(validity).getByText('P1Y')).toBeTruthy();
+    await userEvent.clear(within(validity).getByRole('textbox', { name: 'Amount' }));
+    await userEvent.type(within(validity).getByRole('textbox', { name: 'Amount' }), '18');
+    await userEvent.selectOptions(within(validity).getByRole('combobox', { name: 'Unit' }), 'months');
+    expect(within(validity).getByText('P18M')).toBeTruthy();
+    await userEvent.selectOptions(within(group('Expiry notice')).getByRole('combobox', { name: 'Unit' }), 'hours');
+    await userEvent.type(within(group('Expiry notice')).getByRole('textbox', { name: 'Amount' }), '36');
+    await userEvent.selectOptions(within(group('Pending period')).getByRole('combobox', { name: 'Unit' }), 'off');
+    expect(within(group('Pending period')).getByText('null')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Save points and tiers' }));
+    expect(await screen.findByText('Points and tiers saved. They apply to credits made from now on.')).toBeTruthy();
+    expect(network.sentTo('PUT', '/program-settings').at(-1)?.body).toEqual({
+      timezone: 'UTC',
+      points: { pending_period: null, validity: 'P18M', expiry_rounding: 'end_of_month', expiry_notice: 'PT36H' },
+      tiers: stored.tiers,
+    });
+  });
+
+  it('a duration outside PT10S to P10Y is refused before sending; the API\'s 422 at points.validity shows at that field', async () => {
+    const network = settingsApi((body) =>
+      body.points?.validity === 'P2W' ? { status: 422, error: envelope('VALIDATION_FAILED', 'Invalid request', [{ path: 'points.validity', message: 'Validity must be longer than the pending period' }]) } : undefined);
+    await signedInApp(network, '/t/ten_1/program-settings');
+    const validity = await screen.findByRole('group', { name: 'Validity' });
+    await userEvent.clear(within(validity).getByRole('textbox', { name: 'Amount' }));
+    await userEvent.type(within(validity).getByRole('textbox', { name: 'Amount' }), '11');
+    await userEvent.click(screen.getByRole('button', { name: 'Save points and tiers' }));
+    expect(await within(validity).findByText('From 10 seconds to 10 years.')).toBeTruthy();
+    expect(network.sentTo('PUT', '/program-settings')).toEqual([]);
+    await userEvent.clear(within(validity).getByRole('textbox', { name: 'Amount' }));
+    await userEvent.type(within(validity).getByRole('textbox', { name: 'Amount' }), '2');
+    await userEvent.selectOptions(within(validity).getByRole('combobox', { name: 'Unit' }), 'weeks');
+    await userEvent.click(screen.getByRole('button', { name: 'Save points and tiers' }));
+    const error = await within(validity).findByText('Validity must be longer than the pending period');
+    const amount = within(validity).getByRole('textbox', { name: 'Amount' });
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(amount.getAttribute('aria-describedby')).toContain(error.id);
+    expect(within(group('Pending period')).queryByRole('alert')).toBeNull();
+  });
+
+  it('tiers on XP earned in a period show the period field, which is then required', async () => {
+    const network = settingsApi();
+    await signedInApp(network, '/t/ten_1/program-settings');
+    await userEvent.selectOptions(await screen.findByLabelText('Tier basis'), 'earned_in_period');
+    const period = group('Tier period');
+    await userEvent.click(screen.getByRole('button', { name: 'Save points and tiers' }));
+    expect(await within(period).findByText('Required with tiers on XP earned in a period.')).toBeTruthy();
+    await userEvent.selectOptions(within(period).getByRole('combobox', { name: 'Unit' }), 'months');
+    await userEvent.type(within(period).getByRole('textbox', { name: 'Amount' }), '12');
+    await userEvent.selectOptions(screen.getByLabelText('Downgrade'), 'one_step');
+    await userEvent.click(screen.getByRole('button', { name: 'Save points and tiers' }));
+    await waitFor(() => expect(network.sentTo('PUT', '/program-settings')).toHaveLength(1));
+    expect(network.sentTo('PUT', '/program-settings')[0]?.body).toMatchObject({ tiers: { basis: 'earned_in_period', period: 'P12M', downgrade: 'one_step', review: 'yearly' } });
+  });
+
+  it('a viewer reads the points and tiers in words and ISO 8601, without a form', async () => {
+    const network = new FakeNetwork().on('getCurrentUser', { data: account([membership('viewer')]) }).on('getProgramSettings', { data: stored });
+    await signedInApp(network, '/t/ten_1/program-settings');
+    expect(await screen.findByText('14 days (P14D)')).toBeTruthy();
+    expect(screen.getByText('1 year (P1Y)')).toBeTruthy();
+    expect(screen.getByText('End of the month')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Points and tiers' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save points and tiers' })).toBeNull();
   });
 });
