@@ -16,6 +16,15 @@ CREATE TABLE `lot_debits` (
 );
 --> statement-breakpoint
 CREATE INDEX `lot_debits_lot` ON `lot_debits` (`lot_id`);--> statement-breakpoint
+CREATE TABLE `lot_givebacks` (
+	`debit_transaction_id` text NOT NULL,
+	`tenant_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`amount` integer NOT NULL,
+	`at` text NOT NULL,
+	`rest_as_lot` integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `point_lot_guard` (
 	`lot_id` text NOT NULL,
 	CONSTRAINT "point_lot_changed" CHECK(0)

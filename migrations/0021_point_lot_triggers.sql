@@ -75,6 +75,8 @@ DROP TRIGGER IF EXISTS `point_lots_debit`;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `point_lots_debit_failed`;
 --> statement-breakpoint
+DROP TRIGGER IF EXISTS `point_lots_give_back`;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `point_lots_refund_inserted`;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `point_lots_refund_settled`;
@@ -567,15 +569,22 @@ BEGIN
 END;
 --> statement-breakpoint
 -- src/db/sql/point-lots.sql
+CREATE TRIGGER `point_lots_give_back` AFTER INSERT ON `lot_givebacks` BEGIN
+  UPDATE point_lots SET remaining = point_lots.remaining + d.amount, status = 'active', updated_at = NEW.at
+  FROM (SELECT lot_id, amount FROM lot_debits WHERE debit_transaction_id = NEW.debit_transaction_id) d WHERE point_lots.id = d.lot_id;
+  INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
+  SELECT 'lot_' || lower(hex(randomblob(16))), NEW.tenant_id, NEW.user_id, NULL, r.rest, r.rest, 0, 'active', NEW.at, NULL, NEW.at, NEW.at, NEW.at
+  FROM (SELECT NEW.amount - coalesce((SELECT sum(amount) FROM lot_debits WHERE debit_transaction_id = NEW.debit_transaction_id), 0) AS rest) r
+  WHERE r.rest > 0 AND NEW.rest_as_lot = 1;
+  DELETE FROM lot_givebacks WHERE rowid = NEW.rowid;
+END;
+--> statement-breakpoint
+-- src/db/sql/point-lots.sql
 CREATE TRIGGER `point_lots_debit_failed` AFTER UPDATE OF status ON `internal_transactions`
 WHEN NEW.status = 'failed' AND OLD.status <> 'failed' AND NEW.amount < 0
 BEGIN
-  UPDATE point_lots SET remaining = point_lots.remaining + d.amount, status = 'active', updated_at = NEW.updated_at
-  FROM (SELECT lot_id, amount FROM lot_debits WHERE debit_transaction_id = NEW.id) d WHERE point_lots.id = d.lot_id;
-  INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
-  SELECT 'lot_' || lower(hex(randomblob(16))), NEW.tenant_id, NEW.user_id, NULL, r.rest, r.rest, 0, 'active', NEW.updated_at, NULL, NEW.updated_at, NEW.updated_at, NEW.updated_at
-  FROM (SELECT -NEW.amount - coalesce((SELECT sum(amount) FROM lot_debits WHERE debit_transaction_id = NEW.id), 0) AS rest) r
-  WHERE r.rest > 0 AND NEW.type NOT IN ('xp_reversal', 'xp_expire');
+  INSERT INTO lot_givebacks (debit_transaction_id, tenant_id, user_id, amount, at, rest_as_lot)
+  VALUES (NEW.id, NEW.tenant_id, NEW.user_id, -NEW.amount, NEW.updated_at, NEW.type NOT IN ('xp_reversal', 'xp_expire'));
   -- A reversal whose burn failed did not happen: the credit may be reversed again by what it asked.
   -- (A pending one fails only with its credit, which stays reversed whole.)
   UPDATE point_lots SET reversed = max(0, reversed - coalesce(json_extract(NEW.metadata, '$.requested'), -NEW.amount)), updated_at = NEW.updated_at
@@ -586,30 +595,18 @@ END;
 CREATE TRIGGER `point_lots_refund_inserted` AFTER INSERT ON `internal_transactions`
 WHEN NEW.amount > 0 AND NEW.type = 'xp_redeem' AND NEW.status = 'completed'
 BEGIN
-  UPDATE point_lots SET remaining = point_lots.remaining + d.amount, status = 'active', updated_at = NEW.updated_at
-  FROM (SELECT b.lot_id, b.amount FROM lot_debits b JOIN internal_transactions t ON t.id = b.debit_transaction_id
-    WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0) d
-  WHERE point_lots.id = d.lot_id;
-  INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
-  SELECT 'lot_' || lower(hex(randomblob(16))), NEW.tenant_id, NEW.user_id, NULL, r.rest, r.rest, 0, 'active', NEW.updated_at, NULL, NEW.updated_at, NEW.updated_at, NEW.updated_at
-  FROM (SELECT NEW.amount - coalesce((SELECT sum(b.amount) FROM lot_debits b JOIN internal_transactions t ON t.id = b.debit_transaction_id
-    WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0), 0) AS rest) r
-  WHERE r.rest > 0;
+  INSERT INTO lot_givebacks (debit_transaction_id, tenant_id, user_id, amount, at, rest_as_lot)
+  SELECT t.id, NEW.tenant_id, NEW.user_id, NEW.amount, NEW.updated_at, 1 FROM internal_transactions t
+  WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0;
 END;
 --> statement-breakpoint
 -- src/db/sql/point-lots.sql
 CREATE TRIGGER `point_lots_refund_settled` AFTER UPDATE OF status ON `internal_transactions`
 WHEN NEW.status = 'completed' AND OLD.status <> 'completed' AND NEW.amount > 0 AND NEW.type = 'xp_redeem'
 BEGIN
-  UPDATE point_lots SET remaining = point_lots.remaining + d.amount, status = 'active', updated_at = NEW.updated_at
-  FROM (SELECT b.lot_id, b.amount FROM lot_debits b JOIN internal_transactions t ON t.id = b.debit_transaction_id
-    WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0) d
-  WHERE point_lots.id = d.lot_id;
-  INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
-  SELECT 'lot_' || lower(hex(randomblob(16))), NEW.tenant_id, NEW.user_id, NULL, r.rest, r.rest, 0, 'active', NEW.updated_at, NULL, NEW.updated_at, NEW.updated_at, NEW.updated_at
-  FROM (SELECT NEW.amount - coalesce((SELECT sum(b.amount) FROM lot_debits b JOIN internal_transactions t ON t.id = b.debit_transaction_id
-    WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0), 0) AS rest) r
-  WHERE r.rest > 0;
+  INSERT INTO lot_givebacks (debit_transaction_id, tenant_id, user_id, amount, at, rest_as_lot)
+  SELECT t.id, NEW.tenant_id, NEW.user_id, NEW.amount, NEW.updated_at, 1 FROM internal_transactions t
+  WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0;
 END;
 --> statement-breakpoint
 -- src/db/sql/point-lots.sql

@@ -63,6 +63,21 @@ export const lotDebits = sqliteTable(
 );
 
 /**
+ * Never holds a row after its statement: inserting one gives back to the lots what a debit took
+ * (`lot_debits`), and the rest, if asked, as a new lot without expiry; its trigger does the work
+ * and deletes it (src/db/sql/point-lots.sql). One rule for failed debits and redemption refunds.
+ */
+export const lotGivebacks = sqliteTable('lot_givebacks', {
+  debitTransactionId: text('debit_transaction_id').notNull(),
+  tenantId: text('tenant_id').notNull(),
+  userId: text('user_id').notNull(),
+  amount: integer('amount').notNull(),
+  at: text('at').notNull(),
+  /** 1: what the debit took from before lots existed comes back as a new lot. */
+  restAsLot: integer('rest_as_lot').notNull(),
+});
+
+/**
  * Never holds a row between batches: the activation and expiry jobs stage the lots of one chunk here
  * at the start of their batch and empty it at the end, so every statement of the batch works on the
  * same lots (D1 runs a batch as one transaction, so two runs never see each other's rows).

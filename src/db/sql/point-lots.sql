@@ -25,54 +25,49 @@ BEGIN
   FROM (SELECT lot_id, amount FROM lot_debits WHERE debit_transaction_id = NEW.id) d WHERE point_lots.id = d.lot_id;
 END;
 --> statement-breakpoint
--- A debit that fails gives its XP back (settlement): to the lots it took, active again (a lot past
--- its expiry expires again at the next run); what it took from before lots existed comes back as a
--- new lot without expiry. An expiry whose burn fails gives its lots back the same way: they expire
--- again at the next run, so the burn is retried. A reversal always took from lots (it never takes more than the balance);
--- a pending one, failing with its pending credit, took nothing.
+-- Giving back what a debit took: to the lots it took from, active again (a lot past its expiry
+-- expires again at the next run), and, when asked, what it took from before lots existed as a new
+-- lot without expiry. The row is only the call: it is gone once its trigger ran.
+CREATE TRIGGER `point_lots_give_back` AFTER INSERT ON `lot_givebacks` BEGIN
+  UPDATE point_lots SET remaining = point_lots.remaining + d.amount, status = 'active', updated_at = NEW.at
+  FROM (SELECT lot_id, amount FROM lot_debits WHERE debit_transaction_id = NEW.debit_transaction_id) d WHERE point_lots.id = d.lot_id;
+  INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
+  SELECT 'lot_' || lower(hex(randomblob(16))), NEW.tenant_id, NEW.user_id, NULL, r.rest, r.rest, 0, 'active', NEW.at, NULL, NEW.at, NEW.at, NEW.at
+  FROM (SELECT NEW.amount - coalesce((SELECT sum(amount) FROM lot_debits WHERE debit_transaction_id = NEW.debit_transaction_id), 0) AS rest) r
+  WHERE r.rest > 0 AND NEW.rest_as_lot = 1;
+  DELETE FROM lot_givebacks WHERE rowid = NEW.rowid;
+END;
+--> statement-breakpoint
+-- A debit that fails (settlement) gives its XP back. An expiry whose burn fails too: its lots expire
+-- again at the next run, so the burn is retried. A reversal always took from lots (it never takes
+-- more than the balance); a pending one, failing with its pending credit, took nothing.
 CREATE TRIGGER `point_lots_debit_failed` AFTER UPDATE OF status ON `internal_transactions`
 WHEN NEW.status = 'failed' AND OLD.status <> 'failed' AND NEW.amount < 0
 BEGIN
-  UPDATE point_lots SET remaining = point_lots.remaining + d.amount, status = 'active', updated_at = NEW.updated_at
-  FROM (SELECT lot_id, amount FROM lot_debits WHERE debit_transaction_id = NEW.id) d WHERE point_lots.id = d.lot_id;
-  INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
-  SELECT 'lot_' || lower(hex(randomblob(16))), NEW.tenant_id, NEW.user_id, NULL, r.rest, r.rest, 0, 'active', NEW.updated_at, NULL, NEW.updated_at, NEW.updated_at, NEW.updated_at
-  FROM (SELECT -NEW.amount - coalesce((SELECT sum(amount) FROM lot_debits WHERE debit_transaction_id = NEW.id), 0) AS rest) r
-  WHERE r.rest > 0 AND NEW.type NOT IN ('xp_reversal', 'xp_expire');
+  INSERT INTO lot_givebacks (debit_transaction_id, tenant_id, user_id, amount, at, rest_as_lot)
+  VALUES (NEW.id, NEW.tenant_id, NEW.user_id, -NEW.amount, NEW.updated_at, NEW.type NOT IN ('xp_reversal', 'xp_expire'));
   -- A reversal whose burn failed did not happen: the credit may be reversed again by what it asked.
   -- (A pending one fails only with its credit, which stays reversed whole.)
   UPDATE point_lots SET reversed = max(0, reversed - coalesce(json_extract(NEW.metadata, '$.requested'), -NEW.amount)), updated_at = NEW.updated_at
   WHERE NEW.type = 'xp_reversal' AND NEW.onchain_asset_id IS NOT NULL AND tenant_id = NEW.tenant_id AND internal_transaction_id = json_extract(NEW.metadata, '$.reversed_transaction_id');
 END;
 --> statement-breakpoint
--- A redemption's refund (a positive xp_redeem) gives back what the redemption's debit took, once it
--- completes; the same rest rule applies.
+-- A redemption's refund (a positive xp_redeem) gives back what the redemption's debit took once it
+-- completes: written completed, or completing when its mint settles.
 CREATE TRIGGER `point_lots_refund_inserted` AFTER INSERT ON `internal_transactions`
 WHEN NEW.amount > 0 AND NEW.type = 'xp_redeem' AND NEW.status = 'completed'
 BEGIN
-  UPDATE point_lots SET remaining = point_lots.remaining + d.amount, status = 'active', updated_at = NEW.updated_at
-  FROM (SELECT b.lot_id, b.amount FROM lot_debits b JOIN internal_transactions t ON t.id = b.debit_transaction_id
-    WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0) d
-  WHERE point_lots.id = d.lot_id;
-  INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
-  SELECT 'lot_' || lower(hex(randomblob(16))), NEW.tenant_id, NEW.user_id, NULL, r.rest, r.rest, 0, 'active', NEW.updated_at, NULL, NEW.updated_at, NEW.updated_at, NEW.updated_at
-  FROM (SELECT NEW.amount - coalesce((SELECT sum(b.amount) FROM lot_debits b JOIN internal_transactions t ON t.id = b.debit_transaction_id
-    WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0), 0) AS rest) r
-  WHERE r.rest > 0;
+  INSERT INTO lot_givebacks (debit_transaction_id, tenant_id, user_id, amount, at, rest_as_lot)
+  SELECT t.id, NEW.tenant_id, NEW.user_id, NEW.amount, NEW.updated_at, 1 FROM internal_transactions t
+  WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `point_lots_refund_settled` AFTER UPDATE OF status ON `internal_transactions`
 WHEN NEW.status = 'completed' AND OLD.status <> 'completed' AND NEW.amount > 0 AND NEW.type = 'xp_redeem'
 BEGIN
-  UPDATE point_lots SET remaining = point_lots.remaining + d.amount, status = 'active', updated_at = NEW.updated_at
-  FROM (SELECT b.lot_id, b.amount FROM lot_debits b JOIN internal_transactions t ON t.id = b.debit_transaction_id
-    WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0) d
-  WHERE point_lots.id = d.lot_id;
-  INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
-  SELECT 'lot_' || lower(hex(randomblob(16))), NEW.tenant_id, NEW.user_id, NULL, r.rest, r.rest, 0, 'active', NEW.updated_at, NULL, NEW.updated_at, NEW.updated_at, NEW.updated_at
-  FROM (SELECT NEW.amount - coalesce((SELECT sum(b.amount) FROM lot_debits b JOIN internal_transactions t ON t.id = b.debit_transaction_id
-    WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0), 0) AS rest) r
-  WHERE r.rest > 0;
+  INSERT INTO lot_givebacks (debit_transaction_id, tenant_id, user_id, amount, at, rest_as_lot)
+  SELECT t.id, NEW.tenant_id, NEW.user_id, NEW.amount, NEW.updated_at, 1 FROM internal_transactions t
+  WHERE t.tenant_id = NEW.tenant_id AND t.redemption_id = NEW.redemption_id AND t.type = 'xp_redeem' AND t.amount < 0;
 END;
 --> statement-breakpoint
 -- A credit completes (at once, at the end of its pending period, or when its mint settles): its lot
