@@ -2,8 +2,8 @@
  * Seeds a demo tenant through the HTTP API of the running dev server, so the data goes through
  * the real routes' validation and rules. Idempotent: running it again finds what exists and adds
  * only what is missing. A step whose route answers an error prints the status and body, and the
- * seed goes on with what it can do. The onchain part (scripts/lib/seed-onchain.ts) runs last and
- * only on a chain of this machine.
+ * seed goes on with what it can do. The onchain part (scripts/lib/seed-onchain.ts) runs only on a
+ * chain of this machine; the point lifecycle (scripts/lib/seed-points.ts) is switched on after it.
  *
  *   npm run seed            (npm run dev runs it after start-up)
  */
@@ -15,6 +15,7 @@ import { demoChainId } from './lib/local-chain';
 import { mintPortalToken } from './lib/portal-token';
 import { ATTRIBUTES, COHORTS, CUSTOMERS, REWARDS, TIERS, type DemoCustomer } from './lib/demo-data';
 import { seedOnchain } from './lib/seed-onchain';
+import { seedPoints } from './lib/seed-points';
 import { seedProgram } from './lib/seed-program';
 import { listAll, onceKey, Report } from './lib/seed-report';
 
@@ -262,6 +263,9 @@ export async function seed(signingKey: DevSigningKey): Promise<SeedResult> {
     state.onchain = await seedOnchain({ token, tenantId: tenant.id, gatewayKey: apiKey, chainId, customerIds, report });
     writeDemoState(state);
   }
+  // After all of the above: a pending period would hold the XP credited there.
+  state.points = await seedPoints({ token, tenantId: tenant.id, gatewayKey: apiKey, customerIds, report });
+  writeDemoState(state);
   console.log(report.failures === 0 ? 'Seed complete.' : `Seed finished with ${report.failures} failed step(s) (see ✗ above).`);
   return { state, failures: report.failures };
 }

@@ -1,6 +1,6 @@
 /**
  * The demo tenant's program (scripts/seed.ts creates it through the API): tiers, rewards, customer
- * attributes, customers with their XP history, cohorts, and what goes onchain.
+ * attributes, customers with their XP history, cohorts, what goes onchain, and the point lifecycle.
  */
 
 export const TIERS = [
@@ -104,3 +104,17 @@ export const ONCHAIN_EARNS: { external_id: string; entry: XpEntry }[] = [
 ];
 /** Who redeems the badge (one of ONCHAIN_EARNS). */
 export const BADGE_REDEEMER = 'demo-1001';
+
+/** The program's time zone: the days and weeks of its rules' limits, and the day points expire at the end of. */
+export const PROGRAM_TIMEZONE = 'America/New_York';
+
+/**
+ * The point lifecycle (docs/POINTS.md), switched on last, after the onchain part, so every XP above
+ * is spendable at once: a credit then waits 2 minutes (long enough to see it pending, short enough
+ * to watch it become spendable), stays 90 days and expires at the end of that day, with an
+ * `xp.expiring` notice a week before. Tiers stay on lifetime XP.
+ */
+export const POINT_SETTINGS = { pending_period: 'PT2M', validity: 'P90D', expiry_rounding: 'end_of_day', expiry_notice: 'P7D' } as const;
+export const TIER_SETTINGS = { basis: 'lifetime', period: null, downgrade: 'none', review: 'yearly' } as const;
+/** The one credit made under the lifecycle: pending when the seed ends. */
+export const PENDING_CREDIT: { external_id: string; entry: XpEntry } = { external_id: 'demo-1002', entry: bonus(25, 'Welcome back bonus') };

@@ -48,7 +48,12 @@ export type DemoState = {
   onchain?: { chainId: number; xpToken?: string; badge?: string; settledTransactionId?: string };
   /** Real ids of the demo tenant to try requests with (the summary and README use them). */
   sample?: { customerId: string; transactionId?: string };
+  /** The point lifecycle's settings as saved, and the credit the seed made under them (scripts/lib/seed-points.ts). */
+  points?: { timezone: string; settings: PointSettings; credit?: PendingCredit };
 };
+
+export type PointSettings = { pending_period: string | null; validity: string | null; expiry_rounding: string; expiry_notice: string | null };
+export type PendingCredit = { customerId: string; username: string; transactionId: string; amount: string; notes: string; availableAt?: string; lotStatus?: string };
 
 function readJson<T>(path: string): T | undefined {
   if (!existsSync(path)) return undefined;

@@ -3,8 +3,9 @@
  * tenant, what is onchain, and the commands to poke at it. Never prints a private key, the wallet
  * mnemonic or a remote RPC URL.
  */
-import { scheduledUrl } from './cron-ticker';
+import { isEveryMinute, scheduledUrl } from './cron-ticker';
 import type { DemoState } from './dev-files';
+import { describePointSettings } from './seed-points';
 import { readWranglerCrons } from './wrangler-vars';
 
 export type SummaryInput = {
@@ -54,6 +55,27 @@ function gatewayLines(state: DemoState | undefined): string[] {
   return out;
 }
 
+/** The point lifecycle: the settings, the credit left pending, how it becomes spendable and where to see it. */
+function pointsLines({ state, baseUrl, tickedCrons, tickSeconds }: SummaryInput): string[] {
+  const points = state?.points;
+  if (!points) return [];
+  const out = ['', ` Point lifecycle (docs/POINTS.md): ${describePointSettings(points.settings)}, in ${points.timezone}`];
+  const { credit } = points;
+  const minuteCron = readWranglerCrons().find(isEveryMinute);
+  if (!credit || !minuteCron || !state.tenant) return out;
+  const runs = tickedCrons.includes(minuteCron)
+    ? `npm run dev runs it every ${tickSeconds} s; under a plain \`wrangler dev --test-scheduled\`: curl "${scheduledUrl(baseUrl, minuteCron)}"`
+    : `run it by hand: curl "${scheduledUrl(baseUrl, minuteCron)}"`;
+  const path = `customers/${credit.customerId}/points`;
+  out.push(
+    credit.lotStatus === 'pending'
+      ? `   ${credit.username}'s ${credit.amount} XP "${credit.notes}" is pending until ${credit.availableAt ?? '?'}, then spendable at the minute cron's next run (${runs})`
+      : `   ${credit.username}'s ${credit.amount} XP "${credit.notes}" waited until ${credit.availableAt ?? '?'} (its lot is now ${credit.lotStatus ?? '?'}); the minute cron activates and expires lots (${runs})`,
+    `   npm run gateway -- GET /api/v1/gateway/${path}   or   curl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v1/tenant/${state.tenant.id}/${path}`,
+  );
+  return out;
+}
+
 function cronLines({ baseUrl, tickedCrons, tickSeconds }: SummaryInput): string[] {
   const crons = readWranglerCrons();
   const out = ['', ' Cron Triggers do not fire by themselves in wrangler dev; run one by hand:'];
@@ -90,7 +112,7 @@ export function printSummary(input: SummaryInput): void {
   );
   if (state?.tenant) out.push(`   curl -H "Authorization: Bearer $TOKEN" "${baseUrl}/api/v1/tenant/${state.tenant.id}/customers?limit=5"`);
   out.push(...gatewayLines(state));
-  out.push(...onchainLines(input), ...cronLines(input));
+  out.push(...onchainLines(input), ...pointsLines(input), ...cronLines(input));
   out.push(
     '',
     ' Ctrl+C stops the server and the local chain. Data lives in .wrangler/state and the chain in',

@@ -4,6 +4,7 @@
  * found by name, events by their `reference`).
  */
 import { apiCall, dataOf, type GatewayKey } from './api-client';
+import { PROGRAM_TIMEZONE } from './demo-data';
 import { listAll, onceKey, type Report } from './seed-report';
 
 type Rule = { id: string; name: string };
@@ -39,8 +40,10 @@ const DEMO_EVENTS = [
 export async function seedProgram(options: { token: string; tenantId: string; gatewayKey?: GatewayKey; tierIds: Map<string, string>; customerIds: Map<string, string>; report: Report }) {
   const { token, tenantId, gatewayKey, customerIds, report } = options;
   if (report.routeMissing('POST earning-rules')) return;
-  const settings = await apiCall('PUT', `/tenant/${tenantId}/program-settings`, { token, body: { timezone: 'America/New_York' } });
-  if (settings.ok) report.ok('program time zone America/New_York');
+  // Points and tiers left out are their defaults: the XP the seed credits is spendable at once;
+  // scripts/lib/seed-points.ts switches the point lifecycle on when the seed ends.
+  const settings = await apiCall('PUT', `/tenant/${tenantId}/program-settings`, { token, body: { timezone: PROGRAM_TIMEZONE } });
+  if (settings.ok) report.ok(`program time zone ${PROGRAM_TIMEZONE}`);
   else report.fail('program settings', settings);
 
   const listed = await listAll<Rule>(`/tenant/${tenantId}/earning-rules`, token);
