@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { customers, eventEffects, internalTransactions, onchainOperations, pointLots } from '../db/schema';
 import { selectedRow } from './insert-select';
-import { xpMirror, xpMirrorOperationRow } from './ledger';
+import { xpMirror, xpMirrorOperationRow } from './xp-mirror';
 import { creditLotRow, creditStatus, type LotTimes } from './point-lots';
 import { reusableList, type Slots } from './reusable-statements';
 

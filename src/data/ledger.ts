@@ -1,24 +1,22 @@
-import { and, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
   customerGuard,
   customers,
   internalTransactions,
-  pointLots,
-  internalWallets,
-  onchainAssets,
   onchainOperations,
-  XP_ASSET_KEY,
+  pointLots,
   type CustomerStatus,
   type InternalTransaction,
   type TransactionType,
 } from '../db/schema';
 import { violatesCheck } from './db-errors';
-import { ONE_ROW, selectedRow, type Value } from './insert-select';
+import { ONE_ROW, selectedRow } from './insert-select';
 import { completionWhen } from './response-with-write';
-import { reusable, reusableList, type Bound, type Slots } from './reusable-statements';
+import { reusable, reusableList, type Slots } from './reusable-statements';
 import { lifetimeDelta } from '../domain/ledger';
 import { creditLotRow, creditOf, creditStatus, type LotValues } from './point-lots';
+import { xpMirror, xpMirrorOperationRow } from './xp-mirror';
 
 export type LedgerEntry = {
   id: string;
@@ -38,12 +36,6 @@ export type LedgerEntry = {
   /** A credit's lot (data/point-lots.ts): every earn, bonus and positive adjustment has one. */
   lot?: LotValues;
 };
-
-/** Base units are `amount x 10^decimals`: the decimal string gets `decimals` zeros (exact past 2^63). */
-export const ZEROS = '0'.repeat(36);
-
-/** The columns of a new XP operation (a mirror or an opening) that settlement fills later, as written: none yet. */
-export const UNSENT_XP_OPERATION = { tokenId: null, relayerAddress: null, nonce: null, errorCount: 0, lastError: null, nextAttemptAt: null, reservedGas: null, gasReservation: null } as const;
 
 type EntryValues = {
   id: string;
@@ -65,38 +57,6 @@ type EntryValues = {
   /** 1 when the entry is a credit with a lot (the lot's values are unused otherwise). */
   hasLot: 0 | 1;
 } & LotValues;
-
-/**
- * The tenant's XP token (an `xp` asset deploying or active) and the customer's wallet on its chain,
- * as one row (`asset_id`, `chain_id`, `decimals`, `address`), or none: an entry of that customer
- * is mirrored onchain exactly when it exists.
- */
-export function xpMirror(tenantId: Bound<string>, userId: Bound<string>): SQL {
-  return sql`select a.id as asset_id, a.chain_id, a.decimals, w.address
-    from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id and w.user_id = ${userId}
-    where a.tenant_id = ${tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
-}
-
-type MirrorOperation = { [K in 'id' | 'tenantId' | 'kind' | 'status' | 'internalTransactionId' | 'redemptionId' | 'dependsOnOperationId' | 'amountDigits' | 'now']: Value };
-
-/**
- * The selected row of an XP mirror operation, over a FROM that names the `xpMirror` row `m`: the
- * token's chain and asset, the customer's wallet, and the amount in base units (`amountDigits`
- * followed by the token's decimals as zeros), not yet sent.
- */
-export function xpMirrorOperationRow(values: MirrorOperation) {
-  const { amountDigits, now, ...fields } = values;
-  return selectedRow(onchainOperations, {
-    ...fields,
-    chainId: sql`m.chain_id`,
-    onchainAssetId: sql`m.asset_id`,
-    recipient: sql`m.address`,
-    amount: sql`${amountDigits} || substr(${ZEROS}, 1, coalesce(m.decimals, 0))`,
-    ...UNSENT_XP_OPERATION,
-    createdAt: now,
-    updatedAt: now,
-  });
-}
 
 /** The three statements, built once (reusable-statements.ts): every branch is SQL on the values. */
 const entryStatements = reusableList((db, $: Slots<EntryValues>) => {

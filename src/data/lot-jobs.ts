@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { lotChunk, onchainOperations, XP_ASSET_KEY } from '../db/schema';
-import { xpMirrorOperationRow } from './ledger';
+import { xpMirrorOperationRow } from './xp-mirror';
 import { reusable, type Slots } from './reusable-statements';
 import { lifetimeXpOfEntry } from './settlement-outcomes';
 
@@ -61,10 +61,13 @@ const stageDueActivations = reusable((db, $: Slots<Run>) =>
       ORDER BY l.available_at LIMIT ${limit($)}`),
 );
 
+// The chunk's lots are found by id (here and in `expireLots`): as `UPDATE point_lots ... FROM
+// lot_chunk` SQLite may scan every lot of every tenant per chunk (test/points/scale.test.ts).
 const activateLots = reusable((db, $: Slots<Run>) =>
   db.run(sql`UPDATE point_lots SET activated_at = ${$.now}, updated_at = ${$.now},
-        status = CASE WHEN c.settles = 1 THEN 'pending' WHEN point_lots.remaining > 0 THEN 'active' ELSE 'spent' END
-      FROM lot_chunk c WHERE point_lots.id = c.lot_id`),
+        status = CASE WHEN (SELECT c.settles FROM lot_chunk c WHERE c.lot_id = point_lots.id) = 1 THEN 'pending'
+          WHEN point_lots.remaining > 0 THEN 'active' ELSE 'spent' END
+      WHERE point_lots.id IN (SELECT lot_id FROM lot_chunk)`),
 );
 
 const creditActivatedBalances = reusable((db, $: Slots<Run>) =>
@@ -119,8 +122,9 @@ const recordExpiryDebits = reusable((db, $: Slots<Run>) =>
 );
 
 const expireLots = reusable((db, $: Slots<Run>) =>
-  db.run(sql`UPDATE point_lots SET status = 'expired', remaining = 0, expired_by = c.transaction_id, updated_at = ${$.now}
-      FROM lot_chunk c WHERE point_lots.id = c.lot_id`),
+  db.run(sql`UPDATE point_lots SET status = 'expired', remaining = 0, updated_at = ${$.now},
+        expired_by = (SELECT c.transaction_id FROM lot_chunk c WHERE c.lot_id = point_lots.id)
+      WHERE point_lots.id IN (SELECT lot_id FROM lot_chunk)`),
 );
 
 /**

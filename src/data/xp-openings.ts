@@ -2,7 +2,7 @@ import { and, asc, eq, exists, gt, inArray, isNull, sql, type SQL } from 'drizzl
 import type { Database } from '../db/client';
 import { customers, internalTransactions, internalWallets, onchainAssets, onchainOperations, xpTokenOpenings, XP_ASSET_KEY, type OnchainAsset } from '../db/schema';
 import { selectedRow } from './insert-select';
-import { UNSENT_XP_OPERATION, ZEROS } from './ledger';
+import { UNSENT_XP_OPERATION, ZEROS } from './xp-mirror';
 
 /**
  * Queries of the XP token's openings (services/xp-openings.ts): what a customer's ledger holds that
