@@ -77,6 +77,10 @@ const workersProject = defineConfig({
           TEST_MANUAL_RPC_URL: inject('manualRpcUrl'),
           TEST_WEBHOOK_RECEIVER_URL: inject('webhookReceiverUrl'),
         },
+        // An empty database beside DB, for test/points/migration.test.ts alone: it applies the
+        // migrations up to a point, writes rows under that old schema, then applies the rest (DB
+        // has every migration before any test runs). Storage is per test file, so it starts empty.
+        d1Databases: { TEST_MIGRATION_DB: 'loyalty-migration-test' },
         // Tests drive the settlement consumer themselves (createMessageBatch + worker.queue, with a
         // per-file funded relayer). Options merge over wrangler.toml and cannot delete its consumer,
         // so the producer is pointed at a queue nobody consumes: send() succeeds, nothing is delivered.

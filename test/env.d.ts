@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
+      /** An empty database (vitest.config.mts) that test/points/migration.test.ts migrates step by step. */
+      TEST_MIGRATION_DB: D1Database;
       /** RPC of the automining anvil (chain 31337), started by test/support/global-setup.ts. */
       TEST_RPC_URL: string;
       /** RPC of the anvil (chain 31338) reserved for the stuck-transaction test. */

@@ -1,6 +1,6 @@
 import { and, eq, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { customers, internalTransactions, pointLotGuard, pointLots, type PointLot } from '../db/schema';
+import { customers, internalTransactions, pointLotGuard, pointLots } from '../db/schema';
 import { violatesCheck } from './db-errors';
 import { ONE_ROW, selectedRow } from './insert-select';
 
@@ -18,28 +18,26 @@ export function creditForReversalQueries(db: Database, tenantId: string, transac
 }
 
 /**
- * Leads a reversal's batch: aborts it unless the lot is still as read (status, remaining,
- * reversed and activation), so the reversal decided on that state is the one written.
+ * Leads the batch of a pending credit's reversal: aborts it unless the lot still waits for its
+ * activation (not activated, not canceled), so a reversal decided on a waiting credit never lands
+ * on one the activation job completed meanwhile.
  */
-export function lotUnchangedGuard(db: Database, lot: PointLot) {
-  const unchanged = db
+export function lotStillWaitingGuard(db: Database, lotId: string) {
+  const waiting = db
     .select({ one: sql`1` })
     .from(pointLots)
-    .where(
-      and(
-        eq(pointLots.id, lot.id),
-        eq(pointLots.status, lot.status),
-        eq(pointLots.remaining, lot.remaining),
-        eq(pointLots.reversed, lot.reversed),
-        lot.activatedAt === null ? sql`${pointLots.activatedAt} is null` : sql`${pointLots.activatedAt} is not null`,
-      ),
-    );
-  return db.insert(pointLotGuard).select(db.select(selectedRow(pointLotGuard, { lotId: lot.id })).from(ONE_ROW).where(notExists(unchanged)));
+    .where(and(eq(pointLots.id, lotId), eq(pointLots.status, 'pending'), sql`${pointLots.activatedAt} is null`));
+  return db.insert(pointLotGuard).select(db.select(selectedRow(pointLotGuard, { lotId })).from(ONE_ROW).where(notExists(waiting)));
 }
 
-/** True when a batch was aborted by `lotUnchangedGuard`. */
+/** True when a batch was aborted by `lotStillWaitingGuard`. */
 export function isLotChanged(error: unknown): boolean {
   return violatesCheck(error, 'point_lot_changed');
+}
+
+/** True when concurrent reversals together went beyond the credit (the lot's checks refused the batch). */
+export function isBeyondCredit(error: unknown): boolean {
+  return violatesCheck(error, 'point_lot_reversed_in_amount') || violatesCheck(error, 'point_lot_remaining_in_amount');
 }
 
 /** Counts `amount` reversed on the lot; taken from `remaining` too while the lot is pending. */

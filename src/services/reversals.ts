@@ -1,6 +1,6 @@
 import { entryReadBack, isInsufficientXp, ledgerEntryStatements } from '../data/ledger';
 import { namedBatch } from '../data/named-batch';
-import { creditCanceledUpdate, creditForReversalQueries, isLotChanged, lotReversedUpdate, lotUnchangedGuard, pendingReversalInsert } from '../data/reversals';
+import { creditCanceledUpdate, creditForReversalQueries, isBeyondCredit, isLotChanged, lotReversedUpdate, lotStillWaitingGuard, pendingReversalInsert } from '../data/reversals';
 import type { InternalTransaction, PointLot } from '../db/schema';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -12,9 +12,10 @@ import { enqueueOperations } from './settlement';
 
 /**
  * Reversal of a credit (CONTRACT.md, Point lifecycle; docs/POINTS.md "Returns"). Decided on one
- * read of the credit, its lot and the balance, then written in one batch led by a guard that the
- * lot is unchanged (a concurrent activation, expiry or reversal makes it decide again), so a credit
- * is never reversed beyond its amount and a balance never goes below zero, whatever runs at once.
+ * read of the credit, its lot and the balance, then written in one batch whose checks hold whatever
+ * ran meanwhile: the lot's `reversed` never passes its amount (concurrent reversals beyond the
+ * credit are 409), the balance never goes below zero (decided again on a fresh read), and a pending
+ * credit's reversal is led by a guard that the credit still waits (decided again if it activated).
  */
 
 /** Decisions made again after a concurrent change before giving up (a credit reversed in a loop). */
@@ -22,6 +23,9 @@ const MAX_ATTEMPTS = 5;
 
 /** Credits a reversal applies to: what made a lot. */
 const REVERSIBLE = new Set<InternalTransaction['type']>(['xp_earn', 'xp_bonus', 'xp_admin_adjust']);
+
+const beyondCredit = (message = 'Reversals at the same time went beyond this credit') =>
+  new ApiError('REVERSAL_EXCEEDS_CREDIT', message, { path: 'amount' });
 
 type Decided = { tx: InternalTransaction | undefined; reversed: number; unrecovered: number; operationId?: string };
 
@@ -36,7 +40,9 @@ export async function reverseCredit(ctx: ServiceContext, transactionId: string, 
         unrecovered: String(decided.unrecovered),
       };
     } catch (error) {
-      if (!(isLotChanged(error) || isInsufficientXp(error)) || attempt >= MAX_ATTEMPTS) throw error;
+      if (isBeyondCredit(error)) throw beyondCredit();
+      if (!(isLotChanged(error) || isInsufficientXp(error))) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw new ApiError('CONFLICT', 'The credit kept changing while it was being reversed: try again');
     }
   }
 }
@@ -55,9 +61,7 @@ async function reverseOnce(ctx: ServiceContext, transactionId: string, input: Re
   const left = found.amount - found.reversed;
   const requested = input.amount ?? left;
   // A credit reversed in full has nothing left: a reversal without an amount is refused too, not a 201 taking nothing.
-  if (requested > left || left === 0) {
-    throw new ApiError('REVERSAL_EXCEEDS_CREDIT', `Only ${left} XP of this credit of ${found.amount} is left to reverse`, { path: 'amount' });
-  }
+  if (requested > left || left === 0) throw beyondCredit(`Only ${left} XP of this credit of ${found.amount} is left to reverse`);
   const now = isoNow(ctx.now());
   const reason = input.reason ?? null;
   if (waiting) return reversePending(ctx, tx, found, requested, reason, now);
@@ -74,7 +78,6 @@ async function reverseOnce(ctx: ServiceContext, transactionId: string, input: Re
     mirrorOperationId: newId('op'),
   };
   const { readBack } = await namedBatch(db, {
-    guard: lotUnchangedGuard(db, found),
     lot: lotReversedUpdate(db, found.id, requested, false, now),
     entry: recovered > 0 ? ledgerEntryStatements(db, entry, now) : undefined,
     readBack: recovered > 0 ? entryReadBack(db, { id: entry.id, tenantId }) : undefined,
@@ -88,7 +91,7 @@ async function reversePending(ctx: ServiceContext, tx: InternalTransaction, lot:
   const whole = requested === lot.remaining;
   const reversalId = newId('itx');
   const { readBack } = await namedBatch(db, {
-    guard: lotUnchangedGuard(db, lot),
+    guard: lotStillWaitingGuard(db, lot.id),
     lot: lotReversedUpdate(db, lot.id, requested, !whole, now),
     write: whole
       ? creditCanceledUpdate(db, tenantId, tx.id, now)

@@ -201,7 +201,7 @@ describe('at once', () => {
       portalRequest(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/xp-adjustments`, { amount: '-100', notes: 'spent' }),
       await gatewayRequest(w.key, 'POST', path(credit.id), { body: {} }),
     ];
-    const { responses, held } = await race(requests, /insert into "internal_transactions"|point_lot_guard/, { inOrder: true });
+    const { responses, held } = await race(requests, /insert into "internal_transactions"|point_lot_guard|update "point_lots" set "reversed"/, { inOrder: true });
     expect(held).toBe(2);
     expectOk(responses[0]!, 201, internalTransactionSchema);
     expect(reversal(responses[1]!)).toEqual({ internal_transaction: null, reversed: '0', unrecovered: '100' });
