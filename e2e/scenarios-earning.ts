@@ -4,7 +4,7 @@
  * an API key), and the customer's page shows the event with the XP the rule gave.
  */
 import { screenshot } from './browser';
-import { APPEAR_MS, navigate, present, visit } from './support';
+import { APPEAR_MS, factShown, navigate, present, visit } from './support';
 import { ADMIN_EMAIL, dataOf, gatewayOf, requireTenant, type World } from './world';
 
 const RULE = 'Coffee orders';
@@ -14,12 +14,6 @@ const ORDER = 'e2e-order-2';
 /** 2 XP per unit of `total`: 12.5 gives floor(25) = 25 XP. */
 const TOTAL = 12.5;
 const EXPECTED_XP = '25';
-
-/** The value next to a label of the customer page's facts ("Lifetime XP"). */
-async function factShown(world: World, label: string): Promise<string> {
-  const term = world.admin.getByText(label, { exact: true }).first();
-  return (await term.locator('xpath=following-sibling::*[1]').innerText()).trim();
-}
 
 async function createRule(world: World): Promise<void> {
   const page = world.admin;
@@ -68,7 +62,7 @@ async function earnThroughARule(world: World): Promise<void> {
   const page = world.admin;
   await visit(page, world.stack, `/t/${tenantId}/customers/${customer.id}`, ADMIN_EMAIL);
   await page.getByText('Lifetime XP').first().waitFor({ timeout: APPEAR_MS });
-  const before = await factShown(world, 'Lifetime XP');
+  const before = await factShown(page, 'Lifetime XP');
   if (before !== '0') throw new Error(`the customer has ${before} lifetime XP before the event: the test of an event wrote something`);
 
   const event = dataOf('send an event through the gateway', await gateway.gatewayRecordEvent({ body: { user_id: customer.id, type: EVENT_TYPE, properties: { total: TOTAL }, reference: ORDER } }));
@@ -77,9 +71,9 @@ async function earnThroughARule(world: World): Promise<void> {
   await visit(page, world.stack, `/t/${tenantId}/customers/${customer.id}`, ADMIN_EMAIL);
   const row = page.getByRole('table', { name: 'Events' }).getByRole('row').filter({ hasText: ORDER });
   await row.getByText(`${RULE}: ${EXPECTED_XP} XP`).waitFor({ timeout: APPEAR_MS });
-  const after = await factShown(world, 'Lifetime XP');
+  const after = await factShown(page, 'Lifetime XP');
   if (after !== EXPECTED_XP) throw new Error(`the customer page shows ${after} lifetime XP after the event, expected ${EXPECTED_XP}`);
-  await page.getByRole('table', { name: 'Ledger' }).getByRole('row').filter({ hasText: 'xp earn' }).filter({ hasText: EXPECTED_XP }).first().waitFor({ timeout: APPEAR_MS });
+  await page.getByRole('table', { name: 'Ledger' }).getByRole('row').filter({ hasText: 'Earned' }).filter({ hasText: EXPECTED_XP }).first().waitFor({ timeout: APPEAR_MS });
   await screenshot(page, 'customer-events');
 
   // The rule's counters count the effect.

@@ -2,11 +2,13 @@
  * The issue's program scenarios, in order, on the tenant "create a tenant" made: a tier and a
  * reward, XP earned through the gateway moving a customer into the tier, a redemption cancelled,
  * a cohort counted, an API key created and revoked, XP earned through an earning rule
- * (scenarios-earning.ts), and a viewer who sees no write controls.
+ * (scenarios-earning.ts), the point lifecycle's settings and a pending credit (scenarios-points.ts),
+ * and a viewer who sees no write controls.
  */
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser';
 import { earningScenarios } from './scenarios-earning';
+import { pointsScenarios } from './scenarios-points';
 import { sessionRenews } from './scenarios-oidc';
 import { APPEAR_MS, navigate, newPage, present, visit } from './support';
 import { ADMIN_EMAIL, dataOf, gatewayOf, portalAs, requireTenant, VIEWER_EMAIL, type World } from './world';
@@ -212,6 +214,7 @@ export const programScenarios: Array<[string, (world: World) => Promise<void>]> 
   ['build a cohort and see its count', cohortCount],
   ['create and revoke an API key', apiKeyCreateAndRevoke],
   ...earningScenarios,
+  ...pointsScenarios,
   ['a viewer sees no write controls', viewerSeesNoWriteControls],
   ['the CMS renews its session before the token expires, and uses the new token', sessionRenews],
   ["sign out, which ends the dev sign-in's session too", signOut],

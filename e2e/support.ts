@@ -80,6 +80,12 @@ export async function navigate(page: Page, name: string | RegExp): Promise<void>
   await link.click();
 }
 
+/** The value next to `label` in a page's facts (a `dt` and its `dd`: "Lifetime XP", "Pending period"). */
+export async function factShown(page: Page, label: string): Promise<string> {
+  const term = page.locator('dt').filter({ hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first();
+  return (await term.locator('xpath=following-sibling::dd[1]').innerText()).trim();
+}
+
 /**
  * What pages of the run refused under their Content-Security-Policy (and errors in a policy header
  * itself), from Chromium's console and the pages' `securitypolicyviolation` events: the run fails

@@ -1797,10 +1797,7 @@ export interface components {
             username: string;
             email: string;
         };
-        ExpiringPointLot: components["schemas"]["PointLot"] & {
-            user_id: string;
-        };
-        PointLot: {
+        ExpiringPointLot: {
             id: string;
             /** @description The credit; null for points carried over from a balance held before lots existed */
             internal_transaction_id: string | null;
@@ -1833,6 +1830,7 @@ export interface components {
              * @example 2026-11-21T12:00:00.000Z
              */
             created_at: string;
+            user_id: string;
         };
         Redemption: {
             id: string;
@@ -2716,6 +2714,40 @@ export interface components {
             /** @example 150 */
             amount: string;
         };
+        PointLot: {
+            id: string;
+            /** @description The credit; null for points carried over from a balance held before lots existed */
+            internal_transaction_id: string | null;
+            /**
+             * @description XP credited
+             * @example 150
+             */
+            amount: string;
+            /**
+             * @description XP not yet spent, expired or reversed
+             * @example 150
+             */
+            remaining: string;
+            /** @enum {string} */
+            status: "pending" | "active" | "spent" | "expired" | "reversed";
+            /**
+             * Format: date-time
+             * @description When the points become spendable (the end of the pending period)
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            available_at: string;
+            /**
+             * Format: date-time
+             * @description Null when points do not expire
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+        };
         TierRule: {
             id: string;
             tenant_id: string;
@@ -3162,7 +3194,8 @@ export interface components {
             updated_at: string;
         };
         Reversal: {
-            internal_transaction: components["schemas"]["InternalTransaction"] & (Record<string, never> | null);
+            /** @description The `xp_reversal` written (`pending` with a pending credit, completing with it), the credit itself when a pending credit was canceled whole (`failed`), or null when nothing could be taken back */
+            internal_transaction: components["schemas"]["InternalTransaction"] | null;
             /**
              * @description XP taken back
              * @example 40

@@ -20,7 +20,7 @@ export const pointLotSchema = z
 export type PointLotView = z.infer<typeof pointLotSchema>;
 
 /** The `xp.expiring` webhook's resource: the lot, with the customer whose points expire. */
-export const expiringPointLotSchema = pointLotSchema.extend({ user_id: z.string() }).openapi('ExpiringPointLot');
+export const expiringPointLotSchema = z.strictObject({ ...pointLotSchema.shape, user_id: z.string() }).openapi('ExpiringPointLot');
 
 export type ExpiringPointLotView = z.infer<typeof expiringPointLotSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { trimmedText, xpAmountInput } from './common';
+import { nullableRef, trimmedText, xpAmountInput } from './common';
 import { internalTransactionSchema } from './internal-transaction';
 
 export const reverseCreditBodySchema = z
@@ -11,7 +11,7 @@ export const reverseCreditBodySchema = z
 
 export const reversalSchema = z
   .strictObject({
-    internal_transaction: internalTransactionSchema.nullable().openapi({
+    internal_transaction: nullableRef(internalTransactionSchema).openapi({
       description:
         'The `xp_reversal` written (`pending` with a pending credit, completing with it), the credit itself when a pending credit was canceled whole (`failed`), or null when nothing could be taken back',
     }),

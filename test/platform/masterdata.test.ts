@@ -6,7 +6,7 @@ describe('GET /system/masterdata', () => {
   it('answers without a token, with every enumeration of the API', async () => {
     const res = await call('GET', '/api/v1/system/masterdata');
     const data = expectOk(res, 200, masterdataSchema);
-    expect(data.transaction_types).toEqual(['xp_earn', 'xp_bonus', 'xp_admin_adjust', 'xp_redeem']);
+    expect(data.transaction_types).toEqual(['xp_earn', 'xp_bonus', 'xp_admin_adjust', 'xp_redeem', 'xp_expire', 'xp_reversal']);
     expect(data.transaction_statuses).toEqual(['initialized', 'pending', 'completed', 'failed']);
     expect(data.customer_statuses).toEqual(['pending', 'active', 'suspended', 'reinstated']);
     expect(data.attribute_types).toEqual(['string', 'number', 'boolean', 'date', 'datetime', 'string_list']);
