@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { internalTransactions, pointLots } from '../../src/db/schema';
@@ -6,7 +7,7 @@ import { reversalSchema } from '../../src/schemas/reversal';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { DAY_MS, debit, earn, lotRow, lotsOf, pointsOf, pointsWorld, runLotJobsAt, setPoints, transactionOf, type PointsWorld } from '../support/points';
-import { gatewayRequest, portalRequest, race } from '../support/race';
+import { gatewayRequest, interleavedD1, portalRequest, race, requestTask } from '../support/race';
 import { db, gatewayCall } from '../support/world';
 
 /** POST /gateway/internal-transactions/{id}/reverse (CONTRACT.md, Point lifecycle: returns). */
@@ -206,6 +207,27 @@ describe('at once', () => {
     expectOk(responses[0]!, 201, internalTransactionSchema);
     expect(reversal(responses[1]!)).toEqual({ internal_transaction: null, reversed: '0', unrecovered: '100' });
     expect(await pointsOf(w)).toMatchObject({ xp_balance: '0' });
+    await balanceIsLedger(w);
+  });
+});
+
+describe('a credit that keeps changing', () => {
+  it('a debit landing before every one of the reversal’s writes: decided again 5 times, then 409 CONFLICT, and nothing is reversed', async () => {
+    const w = await pointsWorld();
+    const credit = await earn(w, 100);
+    await debit(w, 50);
+    let debits = 0;
+    // Before each write of the reversal (decided on the balance it read), the customer spends 1 XP more.
+    const spendOne = async () => {
+      debits += 1;
+      const res = await requestTask(portalRequest(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/xp-adjustments`, { amount: '-1', notes: 'spent' }))(env.DB);
+      expectOk(res, 201, internalTransactionSchema);
+    };
+    const res = await requestTask(await gatewayRequest(w.key, 'POST', path(credit.id), { body: {} }))(interleavedD1(env.DB, /update "point_lots" set "reversed"/, spendOne));
+    expectError(res, 409, 'CONFLICT', /kept changing/);
+    expect(debits).toBe(5);
+    expect((await lotRow(w.tenant.id, credit.id)).reversed).toBe(0);
+    expect(await pointsOf(w)).toMatchObject({ xp_balance: '45' });
     await balanceIsLedger(w);
   });
 });

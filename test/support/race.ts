@@ -105,6 +105,18 @@ export async function raceTasks<T>(tasks: ((d1: D1Database) => Promise<T>)[], ga
   return { results, held: waiting.size };
 }
 
+/**
+ * A D1 binding on which `before` runs to completion ahead of EVERY round trip whose SQL matches
+ * `gate`, not only the first: another writer landing each time between a service's read and its
+ * write, to drive a retry loop to its end.
+ */
+export function interleavedD1(real: D1Database, gate: RegExp, before: () => Promise<void>): D1Database {
+  return gatedD1(real, gate, async () => {
+    await before();
+    return () => undefined;
+  });
+}
+
 /** A D1 binding that waits at `atGate` before any round trip whose SQL matches `gate`. */
 function gatedD1(real: D1Database, gate: RegExp, atGate: () => Promise<() => void>): D1Database {
   const realOf = new WeakMap<object, { statement: D1PreparedStatement; sql: string }>();
