@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { lotChunk, onchainOperations, XP_ASSET_KEY } from '../db/schema';
-import { xpMirrorOperationRow } from './xp-mirror';
+import { lotChunk, onchainOperations } from '../db/schema';
+import { XP_MIRRORS, xpMirror, xpMirrorOperationRow } from './xp-mirror';
 import { reusable, type Slots } from './reusable-statements';
 import { lifetimeXpOfEntry } from './settlement-outcomes';
 
@@ -13,14 +13,11 @@ import { lifetimeXpOfEntry } from './settlement-outcomes';
  * The chunk is bounded (`size`), whatever the backlog.
  */
 
-/** Every customer the tenant's XP token mirrors (an `xp` asset deploying or active, and a wallet): `m`. */
-const MIRRORS = sql`(select a.id as asset_id, a.tenant_id, a.chain_id, a.decimals, w.user_id, w.address
-  from onchain_assets a join internal_wallets w on w.tenant_id = a.tenant_id
-  where a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active'))`;
+/** Whether the XP token mirrors the customer of the row `alias`. */
+const mirrored = (alias: string) => sql`exists (${xpMirror(sql.raw(`${alias}.tenant_id`), sql.raw(`${alias}.user_id`))})`;
 
-const mirrored = (alias: string) =>
-  sql.raw(`exists (select 1 from onchain_assets a join internal_wallets w on w.tenant_id = a.tenant_id
-    where a.tenant_id = ${alias}.tenant_id and w.user_id = ${alias}.user_id and a.key = '${XP_ASSET_KEY}' and a.status in ('deploying', 'active'))`);
+/** The XP token's asset of the customer of the row `c`, or null. */
+const MIRROR_ASSET = sql`(select asset_id from (${xpMirror(sql.raw('c.tenant_id'), sql.raw('c.user_id'))}))`;
 
 const NEW_OPERATION_ID = sql.raw(`'op_' || lower(hex(randomblob(16)))`);
 
@@ -45,7 +42,7 @@ function mirrorOperations(db: Database, kind: 'mint' | 'burn', rows: SQL, now: s
           now,
         }),
       )
-      .from(sql`${rows} c join ${MIRRORS} m on m.tenant_id = c.tenant_id and m.user_id = c.user_id`),
+      .from(sql`${rows} c join ${XP_MIRRORS} m on m.tenant_id = c.tenant_id and m.user_id = c.user_id`),
   );
 }
 
@@ -80,7 +77,7 @@ const creditActivatedBalances = reusable((db, $: Slots<Run>) =>
 const completeActivatedCredits = reusable((db, $: Slots<Run>) =>
   db.run(sql`UPDATE internal_transactions SET updated_at = ${$.now},
         status = CASE WHEN c.settles = 1 THEN 'initialized' ELSE 'completed' END,
-        onchain_asset_id = (SELECT m.asset_id FROM ${MIRRORS} m WHERE m.tenant_id = c.tenant_id AND m.user_id = c.user_id)
+        onchain_asset_id = ${MIRROR_ASSET}
       FROM lot_chunk c WHERE internal_transactions.id = c.transaction_id AND internal_transactions.status = 'pending'`),
 );
 
@@ -111,7 +108,7 @@ const debitExpiredBalances = reusable((db, $: Slots<Run>) =>
 const insertExpiryTransactions = reusable((db, $: Slots<Run>) =>
   db.run(sql`INSERT INTO internal_transactions (id, tenant_id, user_id, onchain_asset_id, redemption_id, type, amount, metadata, notes, status, seq, created_at, updated_at)
       SELECT c.transaction_id, c.tenant_id, c.user_id,
-        (SELECT m.asset_id FROM ${MIRRORS} m WHERE m.tenant_id = c.tenant_id AND m.user_id = c.user_id),
+        ${MIRROR_ASSET},
         NULL, 'xp_expire', -sum(c.amount), json_object('lots', count(*)), 'Points expired',
         CASE WHEN max(c.settles) = 1 THEN 'initialized' ELSE 'completed' END, NULL, ${$.now}, ${$.now}
       FROM lot_chunk c GROUP BY c.transaction_id ORDER BY min(c.rowid)`),

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { pointLots, type PointLotStatus } from '../db/schema';
+import { pointLots, type PointLot, type PointLotStatus } from '../db/schema';
 import { offsetOf, type PageParams } from '../lib/paging';
 import { ownedBy } from './scoping';
 
@@ -41,4 +41,10 @@ export function pointLotPageQueries(db: Database, tenantId: string, userId: stri
     db.select().from(pointLots).where(where).orderBy(desc(pointLots.createdAt), desc(pointLots.id)).limit(filter.limit).offset(offsetOf(filter)),
     db.select({ value: count() }).from(pointLots).where(where),
   ] as const;
+}
+
+/** One lot of the tenant, with its customer (the `xp.expiring` webhook's resource). */
+export async function findPointLot(db: Database, tenantId: string, lotId: string): Promise<PointLot | undefined> {
+  const [lot] = await db.select().from(pointLots).where(and(eq(pointLots.id, lotId), eq(pointLots.tenantId, tenantId))).limit(1);
+  return lot;
 }

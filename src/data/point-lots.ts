@@ -1,6 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { internalTransactions, pointLots, type PointLot } from '../db/schema';
+import { internalTransactions, pointLots } from '../db/schema';
 import type { LotTerms } from '../domain/point-terms';
 import { selectedRow, type Value } from './insert-select';
 
@@ -59,10 +58,4 @@ export function creditLotRow(values: LotOfCredit) {
 export function creditOf(tenantId: Value, transactionId: Value): SQL {
   const t = internalTransactions;
   return sql`(select ${t.amount} as amount, ${t.status} as status from ${t} where ${and(eq(t.id, sql`${transactionId}`), eq(t.tenantId, sql`${tenantId}`))}) t`;
-}
-
-/** One lot of the tenant, with its customer (the `xp.expiring` webhook's resource). */
-export async function findPointLot(db: Database, tenantId: string, lotId: string): Promise<PointLot | undefined> {
-  const [lot] = await db.select().from(pointLots).where(and(eq(pointLots.id, lotId), eq(pointLots.tenantId, tenantId))).limit(1);
-  return lot;
 }

@@ -15,14 +15,22 @@ export const ZEROS = '0'.repeat(36);
 export const UNSENT_XP_OPERATION = { tokenId: null, relayerAddress: null, nonce: null, errorCount: 0, lastError: null, nextAttemptAt: null, reservedGas: null, gasReservation: null } as const;
 
 /**
- * The tenant's XP token (an `xp` asset deploying or active) and the customer's wallet on its chain,
- * as one row (`asset_id`, `chain_id`, `decimals`, `address`), or none: an entry of that customer
- * is mirrored onchain exactly when it exists.
+ * Every customer an XP token mirrors, one row each: the tenant's XP token (an `xp` asset deploying
+ * or active) and the customer's wallet on its chain (`asset_id`, `tenant_id`, `chain_id`,
+ * `decimals`, `user_id`, `address`). A customer's entries are mirrored onchain exactly when it has
+ * a row. SQLite flattens it into the query that filters it, so a lookup stays two index searches.
  */
-export function xpMirror(tenantId: Bound<string>, userId: Bound<string>): SQL {
-  return sql`select a.id as asset_id, a.chain_id, a.decimals, w.address
-    from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id and w.user_id = ${userId}
-    where a.tenant_id = ${tenantId} and a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active') limit 1`;
+export const XP_MIRRORS = sql`(select a.id as asset_id, a.tenant_id, a.chain_id, a.decimals, w.user_id, w.address
+  from ${onchainAssets} a join ${internalWallets} w on w.tenant_id = a.tenant_id
+  where a.key = ${XP_ASSET_KEY} and a.status in ('deploying', 'active'))`;
+
+/**
+ * The `XP_MIRRORS` row of one customer, or none. `tenantId`, `userId`: values, or the columns of
+ * an outer query's row.
+ */
+export function xpMirror(tenantId: Bound<string> | SQL, userId: Bound<string> | SQL): SQL {
+  return sql`select m.asset_id, m.chain_id, m.decimals, m.address from ${XP_MIRRORS} m
+    where m.tenant_id = ${tenantId} and m.user_id = ${userId} limit 1`;
 }
 
 type MirrorOperation = { [K in 'id' | 'tenantId' | 'kind' | 'status' | 'internalTransactionId' | 'redemptionId' | 'dependsOnOperationId' | 'amountDigits' | 'now']: Value };

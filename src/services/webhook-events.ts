@@ -1,6 +1,6 @@
 import type { WebhookEvent, WebhookEventType } from '../db/schema';
 import { findBlockchainTransaction } from '../data/internal-transactions';
-import { findPointLot } from '../data/point-lots';
+import { findPointLot } from '../data/point-lot-reads';
 import { ApiError } from '../lib/errors';
 import type { WebhookEventBody } from '../schemas/webhook-event';
 import { toBlockchainTransactionView } from '../views/internal-transaction';
