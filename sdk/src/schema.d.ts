@@ -1428,6 +1428,11 @@ export interface components {
                     tier_name: string;
                 } | null;
             };
+            /**
+             * @description `upgrade`: a higher tier, at once; `review`: a lower one, at a review of a tier held on `earned_in_period` (or when the tenant leaves it)
+             * @enum {string}
+             */
+            reason: "upgrade" | "review";
         } | {
             /**
              * @description Also the `webhook-id` header: the same on every attempt and replay
@@ -1654,6 +1659,12 @@ export interface components {
             /** @example 150 */
             lifetime_xp: string;
             tier: components["schemas"]["CustomerTier"] | null;
+            /**
+             * Format: date-time
+             * @description Tiers on `earned_in_period`: the review at which the tier may drop (it is kept until then). Null on lifetime XP, without a tier, and for a tier at 0 XP
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            tier_valid_until: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T12:00:00.000Z

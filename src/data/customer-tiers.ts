@@ -1,6 +1,6 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { tierPlacements, type Customer } from '../db/schema';
+import { customers, tierPlacements, tierRules, type Customer } from '../db/schema';
 import { tierForLifetimeXp } from '../domain/tiers';
 
 /**
@@ -15,15 +15,29 @@ import { tierForLifetimeXp } from '../domain/tiers';
  */
 export function tierLadderQuery(db: Database, tenantId: string) {
   return db
-    .select({ id: tierPlacements.tierId, tierName: tierPlacements.tierName, minXpThreshold: tierPlacements.minXpThreshold })
-    .from(tierPlacements)
-    .where(eq(tierPlacements.tenantId, tenantId))
-    .orderBy(asc(tierPlacements.minXpThreshold));
+    .select({ id: tierRules.id, tierName: tierRules.tierName, minXpThreshold: tierRules.minXpThreshold, places: sql<number>`${tierPlacements.tierId} is not null` })
+    .from(tierRules)
+    .leftJoin(tierPlacements, eq(tierPlacements.tierId, tierRules.id))
+    .where(eq(tierRules.tenantId, tenantId))
+    .orderBy(asc(tierRules.minXpThreshold));
 }
 
 export type TierLadder = Awaited<ReturnType<typeof tierLadderQuery>>;
 
-/** A customer's tier on the ladder, or undefined below the lowest threshold. */
-export function tierOnLadder(ladder: TierLadder, customer: Pick<Customer, 'lifetimeXp'>): TierLadder[number] | undefined {
-  return tierForLifetimeXp(customer.lifetimeXp, ladder);
+/**
+ * A customer's tier: the one it holds (tiers on earned_in_period, which may be a tier that places
+ * no one since the ladder changed), or the one its lifetime XP places it in; undefined for none.
+ */
+export function tierOnLadder(ladder: TierLadder, customer: Pick<Customer, 'lifetimeXp' | 'tierHeld' | 'tierId'>): TierLadder[number] | undefined {
+  if (customer.tierHeld) return ladder.find((tier) => tier.id === customer.tierId);
+  return tierForLifetimeXp(
+    customer.lifetimeXp,
+    ladder.filter((tier) => tier.places),
+  );
 }
+
+/**
+ * What a tier's threshold is compared with (eligibility, a reward's minimum tier): lifetime XP, or
+ * for a held tier its threshold (-1 without one), so a customer reaches exactly the tiers up to its own.
+ */
+export const tierStandingXp = sql<number>`(case when ${customers.tierHeld} then coalesce((select h.min_xp_threshold from tier_rules h where h.id = ${customers.tierId}), -1) else ${customers.lifetimeXp} end)`;

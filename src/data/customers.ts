@@ -70,6 +70,10 @@ export function newCustomerRow(input: NewCustomer, now: string): Customer {
     status: 'active',
     xpBalance: 0,
     lifetimeXp: 0,
+    // Under earned_in_period a trigger holds the tier 0 XP places (src/db/sql/tier-retention.sql): the same tier, no review date.
+    tierHeld: false,
+    tierId: null,
+    tierValidUntil: null,
     seq: null,
     createdAt: now,
     updatedAt: now,
@@ -106,14 +110,17 @@ export function profileUpdateStatement(db: Database, tenantId: string, externalI
     .returning();
 }
 
-type CustomerShown = Pick<Customer, 'tenantId' | 'externalId' | 'username' | 'email' | 'countryCode' | 'status' | 'xpBalance' | 'lifetimeXp' | 'createdAt' | 'updatedAt'> & {
+type CustomerShown = Pick<
+  Customer,
+  'tenantId' | 'externalId' | 'username' | 'email' | 'countryCode' | 'status' | 'xpBalance' | 'lifetimeXp' | 'tierId' | 'tierValidUntil' | 'createdAt' | 'updatedAt'
+> & {
   customerId: string;
 };
 
 /** The values `storedIfCustomerShows` compares the row with. */
 export function customerShown(row: Customer): CustomerShown {
-  const { id, tenantId, externalId, username, email, countryCode, status, xpBalance, lifetimeXp, createdAt, updatedAt } = row;
-  return { customerId: id, tenantId, externalId, username, email, countryCode, status, xpBalance, lifetimeXp, createdAt, updatedAt };
+  const { id, tenantId, externalId, username, email, countryCode, status, xpBalance, lifetimeXp, tierId, tierValidUntil, createdAt, updatedAt } = row;
+  return { customerId: id, tenantId, externalId, username, email, countryCode, status, xpBalance, lifetimeXp, tierId, tierValidUntil, createdAt, updatedAt };
 }
 
 /**
@@ -137,6 +144,8 @@ export const storedIfCustomerShows = completionWhen((db, $: Slots<CustomerShown>
           eq(customers.status, $.status),
           eq(customers.xpBalance, $.xpBalance),
           eq(customers.lifetimeXp, $.lifetimeXp),
+          same(customers.tierId, $.tierId),
+          same(customers.tierValidUntil, $.tierValidUntil),
           eq(customers.createdAt, $.createdAt),
           eq(customers.updatedAt, $.updatedAt),
         ),

@@ -60,8 +60,8 @@ function outcomes({ tenantId, userId, plan }: Slots<Scope>): SQL {
   return sql`WITH doc(j) AS (SELECT ${plan}),
 cust AS MATERIALIZED (
   SELECT c.id, c.tenant_id, c.status, c.country_code, c.xp_balance, c.lifetime_xp,
-    (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = c.tenant_id AND t.min_xp_threshold <= c.lifetime_xp
-      AND (t.below_lifetime_xp IS NULL OR c.lifetime_xp < t.below_lifetime_xp)) AS tier_id
+    CASE WHEN c.tier_held THEN c.tier_id ELSE (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = c.tenant_id
+      AND t.min_xp_threshold <= c.lifetime_xp AND (t.below_lifetime_xp IS NULL OR c.lifetime_xp < t.below_lifetime_xp)) END AS tier_id
   FROM customers c WHERE c.tenant_id = ${tenantId} AND c.id = ${userId}
 ),
 rule AS (

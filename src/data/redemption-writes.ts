@@ -3,6 +3,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { customers, internalTransactions, redemptionGuard, redemptions, rewards, tenants, tierRules, type Redemption, type Reward } from '../db/schema';
 import { EARNING_STATUSES } from '../domain/ledger';
+import { tierStandingXp } from './customer-tiers';
 import { ONE_ROW, selectedRow } from './insert-select';
 import { completionWhen } from './response-with-write';
 import type { RedemptionDetails, RedemptionIds } from './redemptions';
@@ -29,7 +30,7 @@ function redemptionAllowed(db: Database, $: Slots<RedemptionIds>, andAlso?: SQL)
         eq(customers.tenantId, $.tenantId),
         inArray(customers.status, [...EARNING_STATUSES]),
         eq(rewards.status, 'active'),
-        or(isNull(rewards.minTierId), gte(customers.lifetimeXp, tierRules.minXpThreshold)),
+        or(isNull(rewards.minTierId), gte(tierStandingXp, tierRules.minXpThreshold)),
         andAlso,
       ),
     );

@@ -3,6 +3,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { customers, internalWallets, onchainAssets, redemptions, rewards, tenants, tierRules, type Customer, type OnchainAsset, type Redemption, type Reward, type Tenant } from '../db/schema';
 import type { PageParams } from '../lib/paging';
+import { tierStandingXp } from './customer-tiers';
 import { violatesCheck, violatesUnique } from './db-errors';
 import { namedBatch } from './named-batch';
 import { reusable, reusableList, type Bound, type Slots } from './reusable-statements';
@@ -14,7 +15,13 @@ export type RedemptionIds = { tenantId: string; userId: string; rewardId: string
 type Candidate = Slots<RedemptionIds>;
 const rewardWhere = ($: Candidate) => and(eq(rewards.id, $.rewardId), eq(rewards.tenantId, $.tenantId));
 const candidateReads = {
-  customer: reusable((db, $: Candidate) => db.select().from(customers).where(and(eq(customers.id, $.userId), eq(customers.tenantId, $.tenantId))).limit(1)),
+  customer: reusable((db, $: Candidate) =>
+    db
+      .select({ ...getTableColumns(customers), tierStandingXp })
+      .from(customers)
+      .where(and(eq(customers.id, $.userId), eq(customers.tenantId, $.tenantId)))
+      .limit(1),
+  ),
   reward: reusable((db, $: Candidate) => db.select().from(rewards).where(rewardWhere($)).limit(1)),
   minTier: reusable((db, $: Candidate) =>
     db

@@ -2,6 +2,7 @@ import { and, asc, count, eq, notExists } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { customers, rewards, tenants, tierRules } from '../db/schema';
 import { offsetOf, type PageParams } from '../lib/paging';
+import { tierStandingXp } from './customer-tiers';
 
 export type TierValues = { tierName: string; minXpThreshold: number; benefitsDescription: string; color: string; icon: string };
 
@@ -45,23 +46,35 @@ export async function replaceTier(db: Database, tenantId: string, id: string, va
 }
 
 /**
- * Deletes the tier unless a reward still requires it, in one batch: whether it existed, how many
- * rewards name it, and the conditional delete all see the same state.
+ * Deletes the tier unless a reward still requires it or a customer holds it (tiers on
+ * earned_in_period), in one batch: whether it existed, who names it, and the conditional delete
+ * all see the same state.
  */
 export async function deleteTierIfUnreferenced(db: Database, tenantId: string, id: string) {
   const referencing = and(eq(rewards.tenantId, tenantId), eq(rewards.minTierId, id));
-  const [found, [references]] = await db.batch([
+  const holding = and(eq(customers.tenantId, tenantId), eq(customers.tierId, id));
+  const [found, [references], [holders]] = await db.batch([
     db.select({ id: tierRules.id }).from(tierRules).where(and(eq(tierRules.id, id), eq(tierRules.tenantId, tenantId))).limit(1),
     db.select({ value: count() }).from(rewards).where(referencing),
-    db.delete(tierRules).where(and(eq(tierRules.id, id), eq(tierRules.tenantId, tenantId), notExists(db.select({ id: rewards.id }).from(rewards).where(referencing)))),
+    db.select({ value: count() }).from(customers).where(holding),
+    db
+      .delete(tierRules)
+      .where(
+        and(
+          eq(tierRules.id, id),
+          eq(tierRules.tenantId, tenantId),
+          notExists(db.select({ id: rewards.id }).from(rewards).where(referencing)),
+          notExists(db.select({ id: customers.id }).from(customers).where(holding)),
+        ),
+      ),
   ]);
-  return { found: found.length > 0, rewardReferences: references?.value ?? 0 };
+  return { found: found.length > 0, rewardReferences: references?.value ?? 0, holders: holders?.value ?? 0 };
 }
 
-/** The customer's lifetime XP and the tier's threshold, both tenant-scoped, in one round trip. */
+/** The customer's tier standing (data/customer-tiers.ts) and the tier's threshold, both tenant-scoped, in one round trip. */
 export async function eligibilityFacts(db: Database, tenantId: string, userId: string, tierId: string) {
   const [[customer], [tier]] = await db.batch([
-    db.select({ lifetimeXp: customers.lifetimeXp }).from(customers).where(and(eq(customers.id, userId), eq(customers.tenantId, tenantId))).limit(1),
+    db.select({ tierStandingXp }).from(customers).where(and(eq(customers.id, userId), eq(customers.tenantId, tenantId))).limit(1),
     db.select({ minXpThreshold: tierRules.minXpThreshold }).from(tierRules).where(and(eq(tierRules.id, tierId), eq(tierRules.tenantId, tenantId))).limit(1),
   ]);
   return { customer, tier };

@@ -21,6 +21,8 @@ export const DEFAULT_PROGRAM_SETTINGS: Readonly<ProgramSettings> = {
   pointsExpiryNotice: null,
   tiersBasis: 'lifetime',
   tiersPeriod: null,
+  tiersPeriodMonths: null,
+  tiersPeriodSeconds: null,
   tiersDowngrade: 'none',
   tiersReview: 'yearly',
 };

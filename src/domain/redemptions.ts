@@ -9,7 +9,8 @@ export function canRedeem(status: CustomerStatus): boolean {
 }
 
 export type RedemptionCandidate = {
-  customer: Pick<Customer, 'status' | 'xpBalance' | 'lifetimeXp'>;
+  /** `tierStandingXp`: lifetime XP, or a held tier's threshold (data/customer-tiers.ts). */
+  customer: Pick<Customer, 'status' | 'xpBalance' | 'lifetimeXp' | 'tierHeld'> & { tierStandingXp: number };
   reward: Pick<Reward, 'status' | 'stock' | 'xpCost' | 'minTierId'>;
   /** The reward's minimum tier; undefined when it has none or the tier no longer exists. */
   minTier?: Pick<TierRule, 'tierName' | 'minXpThreshold'>;
@@ -33,12 +34,11 @@ export function assertCanRedeem({ customer, reward, minTier }: RedemptionCandida
   if (reward.minTierId !== null) {
     // A reward whose tier was deleted stays restricted (fail closed) until it is edited.
     if (!minTier) throw new ApiError('NOT_ELIGIBLE', 'The reward requires a tier that no longer exists', { path: 'user_id' });
-    if (!isEligibleForTier(customer.lifetimeXp, minTier.minXpThreshold)) {
-      throw new ApiError(
-        'NOT_ELIGIBLE',
-        `The reward requires tier ${minTier.tierName} (${minTier.minXpThreshold} lifetime XP); the customer has ${customer.lifetimeXp}`,
-        { path: 'user_id' },
-      );
+    if (!isEligibleForTier(customer.tierStandingXp, minTier.minXpThreshold)) {
+      const short = customer.tierHeld
+        ? `${minTier.minXpThreshold} XP); the tier the customer holds until its review is below it`
+        : `${minTier.minXpThreshold} lifetime XP); the customer has ${customer.lifetimeXp}`;
+      throw new ApiError('NOT_ELIGIBLE', `The reward requires tier ${minTier.tierName} (${short}`, { path: 'user_id' });
     }
   }
   if (customer.xpBalance < reward.xpCost) {

@@ -4,7 +4,10 @@ import { countries } from '../domain/countries';
 import { pageQuery } from '../lib/paging';
 import { dateTime, emailAddress, nullableRef, plainText, trimmedText, xpString } from './common';
 
-/** The tier a customer is in: the highest `min_xp_threshold` not above `lifetime_xp`. */
+/**
+ * The tier a customer is in: the highest `min_xp_threshold` not above `lifetime_xp`, or under tiers
+ * on `earned_in_period` the tier it holds until `tier_valid_until`.
+ */
 export const customerTierSchema = z.strictObject({ id: z.string(), tier_name: z.string() }).openapi('CustomerTier');
 
 /** The customer record (CONTRACT.md, Customers). */
@@ -19,6 +22,10 @@ export const customerSchema = z
     xp_balance: xpString,
     lifetime_xp: xpString,
     tier: nullableRef(customerTierSchema),
+    tier_valid_until: dateTime.nullable().openapi({
+      description:
+        'Tiers on `earned_in_period`: the review at which the tier may drop (it is kept until then). Null on lifetime XP, without a tier, and for a tier at 0 XP',
+    }),
     created_at: dateTime,
     updated_at: dateTime,
   })

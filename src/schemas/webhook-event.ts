@@ -37,8 +37,16 @@ const previousAttributes: Partial<Record<WebhookEventType, z.ZodType>> = {
   'redemption.completed': z.strictObject({ status: z.string() }),
 };
 
+/** Types whose change has a reason. */
+const reasons: Partial<Record<WebhookEventType, z.ZodType>> = {
+  'customer.tier_changed': z.enum(['upgrade', 'review']).openapi({
+    description: '`upgrade`: a higher tier, at once; `review`: a lower one, at a review of a tier held on `earned_in_period` (or when the tenant leaves it)',
+  }),
+};
+
 function eventSchema(type: WebhookEventType) {
   const previous = previousAttributes[type];
+  const reason = reasons[type];
   return z.strictObject({
     id: z.string().openapi({ description: 'Also the `webhook-id` header: the same on every attempt and replay', example: 'evt_0f3c2a9b8d7e6f5a4b3c2d1e0f9a8b7c' }),
     type: z.literal(type),
@@ -46,6 +54,7 @@ function eventSchema(type: WebhookEventType) {
     tenant_id: z.string(),
     data: envelopeOf(nullableRef(resourceOfType[type]).openapi({ description: 'The resource as the API presents it; null if it no longer exists' })),
     ...(previous ? { previous_attributes: previous.optional().openapi({ description: 'The changed fields before the change' }) } : {}),
+    ...(reason ? { reason } : {}),
   });
 }
 
@@ -65,4 +74,5 @@ export type WebhookEventBody = {
   tenant_id: string;
   data: { success: true; data: unknown };
   previous_attributes?: Record<string, unknown>;
+  reason?: string;
 };

@@ -1,5 +1,7 @@
 import { programSettingsOf, programSettingsQuery, saveProgramSettingsQuery } from '../data/program-settings';
+import { tierBasisStatements } from '../data/tier-retention';
 import { checkProgramSettings, type ProgramSettings } from '../domain/program-settings';
+import { reviewCalendar, tierPeriodParts } from '../domain/tier-reviews';
 import { isoNow } from '../lib/time';
 import type { ProgramSettingsInput, ProgramSettingsView } from '../schemas/program-settings';
 import { toProgramSettingsView } from '../views/program-settings';
@@ -8,7 +10,9 @@ import type { ServiceContext } from './context';
 /**
  * The tenant's program settings (CONTRACT.md, Program settings). Saving the time zone moves the
  * periods of every rule limit: the earning rules' version is bumped by a trigger
- * (src/db/sql/earning-rules.sql), so the next event reads the new zone.
+ * (src/db/sql/earning-rules.sql), so the next event reads the new zone. Saving tiers writes the
+ * review dates ahead and moves customers between placed and held tiers in the same batch
+ * (data/tier-retention.ts).
  */
 
 function settingsOf(input: ProgramSettingsInput): ProgramSettings {
@@ -20,6 +24,7 @@ function settingsOf(input: ProgramSettingsInput): ProgramSettings {
     pointsExpiryNotice: input.points.expiry_notice,
     tiersBasis: input.tiers.basis,
     tiersPeriod: input.tiers.period,
+    ...tierPeriodParts(input.tiers.period),
     tiersDowngrade: input.tiers.downgrade,
     tiersReview: input.tiers.review,
   };
@@ -35,6 +40,11 @@ export async function getProgramSettings({ db, tenantId }: ServiceContext): Prom
 export async function replaceProgramSettings(ctx: ServiceContext, input: ProgramSettingsInput): Promise<ProgramSettingsView> {
   const settings = settingsOf(input);
   checkProgramSettings(settings);
-  const { settings: saved, updatedAt } = programSettingsOf(await saveProgramSettingsQuery(ctx.db, ctx.tenantId, settings, isoNow(ctx.now())));
+  const now = ctx.now();
+  const [row] = await ctx.db.batch([
+    saveProgramSettingsQuery(ctx.db, ctx.tenantId, settings, isoNow(now)),
+    ...tierBasisStatements(ctx.db, ctx.tenantId, isoNow(now), reviewCalendar(now, settings)),
+  ]);
+  const { settings: saved, updatedAt } = programSettingsOf(row);
   return toProgramSettingsView(saved, updatedAt);
 }

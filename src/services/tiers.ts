@@ -63,20 +63,30 @@ export async function updateTier(ctx: ServiceContext, id: string, input: TierInp
   await applyTenantRecomputes(ctx);
 }
 
-/** A tier that a reward still requires (`min_tier_id`) is kept: 409 until the reward moves on. */
+/**
+ * A tier that a reward still requires (`min_tier_id`) is kept: 409 until the reward moves on. So
+ * is a tier customers hold until their review (tiers on earned_in_period): deleting it would lower
+ * them before it.
+ */
 export async function deleteTier(ctx: ServiceContext, id: string): Promise<void> {
-  const { found, rewardReferences } = await deleteTierIfUnreferenced(ctx.db, ctx.tenantId, id);
+  const { found, rewardReferences, holders } = await deleteTierIfUnreferenced(ctx.db, ctx.tenantId, id);
   if (!found) throw ApiError.notFound('Tier');
   if (rewardReferences > 0) {
     throw new ApiError('CONFLICT', `The tier is the minimum tier of ${rewardReferences} reward(s); change or delete them first`);
   }
+  if (holders > 0) {
+    throw new ApiError('CONFLICT', `${holders} customer(s) hold the tier until their review; it can be deleted once no one holds it`);
+  }
   await applyTenantRecomputes(ctx);
 }
 
-/** `lifetime_xp >= min_xp_threshold`; an unknown customer or tier (or another tenant's) is a 404. */
+/**
+ * `lifetime_xp >= min_xp_threshold`, or under earned_in_period the held tier's threshold against it;
+ * an unknown customer or tier (or another tenant's) is a 404.
+ */
 export async function checkTierEligibility({ db, tenantId }: ServiceContext, input: { userId: string; tierId: string }): Promise<{ eligible: boolean }> {
   const { customer, tier } = await eligibilityFacts(db, tenantId, input.userId, input.tierId);
   if (!customer) throw ApiError.notFound('Customer');
   if (!tier) throw ApiError.notFound('Tier');
-  return { eligible: isEligibleForTier(customer.lifetimeXp, tier.minXpThreshold) };
+  return { eligible: isEligibleForTier(customer.tierStandingXp, tier.minXpThreshold) };
 }

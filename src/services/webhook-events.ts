@@ -63,6 +63,7 @@ export async function renderEventBody(ctx: ServiceContext, event: WebhookEvent):
     tenant_id: event.tenantId,
     data: { success: true, data: await resourceOf(ctx, event) },
     ...(event.previousAttributes === null ? {} : { previous_attributes: event.previousAttributes as Record<string, unknown> }),
+    ...(event.reason === null ? {} : { reason: event.reason }),
   };
   return JSON.stringify(body);
 }

@@ -15,6 +15,7 @@ export function toCustomerView(customer: Customer, tier: CustomerTier | undefine
     xp_balance: String(customer.xpBalance),
     lifetime_xp: String(customer.lifetimeXp),
     tier: tier ? { id: tier.id, tier_name: tier.tierName } : null,
+    tier_valid_until: tier && customer.tierHeld ? customer.tierValidUntil : null,
     created_at: customer.createdAt,
     updated_at: customer.updatedAt,
   };

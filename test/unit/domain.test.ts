@@ -371,7 +371,14 @@ describe('ledger rules', () => {
 
 describe('redemption checks (domain/redemptions)', () => {
   const candidate = (overrides: { customer?: Partial<RedemptionCandidate['customer']>; reward?: Partial<RedemptionCandidate['reward']>; minTier?: RedemptionCandidate['minTier'] } = {}): RedemptionCandidate => ({
-    customer: { status: 'active', xpBalance: 100, lifetimeXp: 100, ...overrides.customer },
+    // Placed by lifetime XP unless a test holds a tier: the standing is then the lifetime XP.
+    customer: ((customer) => ({ ...customer, tierStandingXp: overrides.customer?.tierStandingXp ?? customer.lifetimeXp }))({
+      status: 'active' as const,
+      xpBalance: 100,
+      lifetimeXp: 100,
+      tierHeld: false,
+      ...overrides.customer,
+    }),
     reward: { status: 'active', stock: null, xpCost: 100, minTierId: null, ...overrides.reward },
     minTier: overrides.minTier,
   });
@@ -395,6 +402,16 @@ describe('redemption checks (domain/redemptions)', () => {
 
   it('fails closed when the minimum tier no longer exists', () => {
     expectApiError(() => assertCanRedeem(candidate({ customer: { lifetimeXp: 10_000 }, reward: { minTierId: 'tier_deleted' } })), 'NOT_ELIGIBLE', 'The reward requires a tier that no longer exists');
+  });
+
+  it('a held tier (earned_in_period) is judged by its threshold, not by lifetime XP', () => {
+    const gold = { reward: { minTierId: 'tier_gold' }, minTier: { tierName: 'Gold', minXpThreshold: 100 } };
+    expect(() => assertCanRedeem(candidate({ customer: { lifetimeXp: 0, tierHeld: true, tierStandingXp: 100 }, ...gold }))).not.toThrow();
+    expectApiError(
+      () => assertCanRedeem(candidate({ customer: { lifetimeXp: 5_000, tierHeld: true, tierStandingXp: 50 }, ...gold })),
+      'NOT_ELIGIBLE',
+      'The reward requires tier Gold (100 XP); the tier the customer holds until its review is below it',
+    );
   });
 
   it('uses lifetime XP, not the balance, for the tier', () => {

@@ -20,6 +20,14 @@ export const customers = sqliteTable(
     status: text('status', { enum: customerStatuses }).notNull().default('active'),
     xpBalance: integer('xp_balance').notNull().default(0),
     lifetimeXp: integer('lifetime_xp').notNull().default(0),
+    /**
+     * Tiers on `earned_in_period` (docs/POINTS.md, "Tiers on XP earned in a period"): the customer
+     * holds `tier_id` until `tier_valid_until` (the review that may lower it). False: the tier is
+     * placed by `lifetime_xp` (src/db/sql/tier-placement.sql) and the two columns are null.
+     */
+    tierHeld: integer('tier_held', { mode: 'boolean' }).notNull().default(false),
+    tierId: text('tier_id'),
+    tierValidUntil: text('tier_valid_until'),
     seq: listPosition(),
     ...timestamps,
   },
@@ -30,6 +38,10 @@ export const customers = sqliteTable(
     index('customers_tenant_created').on(t.tenantId, t.createdAt),
     index('customers_tenant_email').on(t.tenantId, t.email),
     index('customers_tenant_country').on(t.tenantId, t.countryCode),
+    index('customers_tier_review_due').on(t.tierValidUntil).where(sql`${t.tierValidUntil} IS NOT NULL`),
+    index('customers_tenant_tier_held').on(t.tenantId, t.tierId).where(sql`${t.tierId} IS NOT NULL`),
+    // Empty for tenants on lifetime XP: the held-tier probe of every credit lot costs them nothing (src/db/sql/tier-retention.sql).
+    index('customers_tier_held').on(t.id).where(sql`${t.tierHeld} = 1`),
     // The rule "a balance never goes below zero" lives here: any batch that would break it is
     // rolled back whole by D1, whatever the concurrency (see data/ledger.ts).
     check('xp_balance_never_negative', sql`${t.xpBalance} >= 0`),

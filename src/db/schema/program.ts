@@ -25,9 +25,34 @@ export const programSettings = sqliteTable('program_settings', {
   pointsExpiryNotice: text('points_expiry_notice'),
   tiersBasis: text('tiers_basis', { enum: tierBases }).notNull().default('lifetime'),
   tiersPeriod: text('tiers_period'),
+  /** `tiers_period` as SQLite date arithmetic reads it: whole months (years too), then seconds (weeks, days and time). */
+  tiersPeriodMonths: integer('tiers_period_months'),
+  tiersPeriodSeconds: integer('tiers_period_seconds'),
   tiersDowngrade: text('tiers_downgrade', { enum: tierDowngrades }).notNull().default('none'),
   tiersReview: text('tiers_review', { enum: tierReviews }).notNull().default('yearly'),
   ...timestamps,
+});
+
+/**
+ * The tenant's review dates on its own calendar (tiers on `earned_in_period`), written ahead when
+ * the settings are saved and topped up by the review job: `window_start` is `review_at` minus the
+ * period. A tier reached at T is kept until the first review whose window starts at or after T.
+ */
+export const tierReviewDates = sqliteTable(
+  'tier_review_dates',
+  {
+    tenantId: tenantId(),
+    reviewAt: text('review_at').notNull(),
+    windowStart: text('window_start').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.reviewAt] }), index('tier_review_dates_window').on(t.tenantId, t.windowStart)],
+);
+
+/** Staging of one review chunk (like lot_chunk): the customers due and the tier each keeps; emptied by its batch. */
+export const tierReviewChunk = sqliteTable('tier_review_chunk', {
+  customerId: text('customer_id').primaryKey(),
+  tierId: text('tier_id'),
+  validUntil: text('valid_until'),
 });
 
 export const earningRuleStatuses = ['active', 'paused', 'archived'] as const;
@@ -138,6 +163,7 @@ export const eventEffects = sqliteTable(
   (t) => [primaryKey({ columns: [t.eventId, t.position] })],
 );
 
+export type TierReview = (typeof tierReviews)[number];
 export type ProgramSettingsRow = typeof programSettings.$inferSelect;
 export type EarningRule = typeof earningRules.$inferSelect;
 export type EarningRuleStatus = (typeof earningRuleStatuses)[number];

@@ -59,6 +59,8 @@ export const webhookEvents = sqliteTable(
     resourceId: text('resource_id').notNull(),
     /** JSON of the changed fields' values before the change (status and tier changes). */
     previousAttributes: text('previous_attributes', { mode: 'json' }),
+    /** Why it happened, where the type has reasons (customer.tier_changed: upgrade or review). */
+    reason: text('reason'),
     payload: text('payload'),
     createdAt: timestamps.createdAt,
   },

@@ -1,7 +1,8 @@
 -- The cohort evaluator (docs/decisions/0047-cohort-membership-maintained.md): whether a cohort's
 -- compiled rules hold for a customer, one predicate at a time. A cohort's predicates are compiled
 -- from its rules (src/domain/cohort-rules.ts, src/data/cohort-compile.ts); these views read them
--- against the customer's row, attribute values and tier (tier-placement.sql). In SQL because
+-- against the customer's row, attribute values and tier (tier-placement.sql, or held:
+-- tier-retention.sql). In SQL because
 -- memberships are kept exact by the database itself: the triggers of cohort-membership.sql and
 -- cohort-recomputes.sql evaluate them in the transaction of each write.
 
@@ -19,10 +20,10 @@ SELECT p.tenant_id, p.cohort_id, p.position, p.op, p.storage, p.operand_list, c.
     WHEN 'country' THEN c.country_code
     WHEN 'xp_balance' THEN c.xp_balance
     WHEN 'lifetime_xp' THEN c.lifetime_xp
-    WHEN 'tier' THEN (
+    WHEN 'tier' THEN CASE WHEN c.tier_held THEN c.tier_id ELSE (
       SELECT t.tier_id FROM tier_placements t
       WHERE t.tenant_id = c.tenant_id AND t.min_xp_threshold <= c.lifetime_xp
-        AND (t.below_lifetime_xp IS NULL OR c.lifetime_xp < t.below_lifetime_xp))
+        AND (t.below_lifetime_xp IS NULL OR c.lifetime_xp < t.below_lifetime_xp)) END
   END AS actual,
   CASE p.storage WHEN 'number' THEN p.operand_number ELSE p.operand_text END AS operand
 FROM cohort_predicates p JOIN customers c ON c.tenant_id = p.tenant_id;

@@ -36,14 +36,15 @@ CREATE TRIGGER `customers_cohorts_on_insert` AFTER INSERT ON `customers` BEGIN
   HAVING count(*) > 0;
 END;
 --> statement-breakpoint
--- A changed field re-evaluates the cohorts with a predicate on it (tier follows lifetime_xp).
-CREATE TRIGGER `customers_cohorts_on_update` AFTER UPDATE OF xp_balance, lifetime_xp, status, country_code ON `customers` BEGIN
+-- A changed field re-evaluates the cohorts with a predicate on it (tier follows lifetime_xp, or the
+-- held tier: tier-retention.sql).
+CREATE TRIGGER `customers_cohorts_on_update` AFTER UPDATE OF xp_balance, lifetime_xp, status, country_code, tier_held, tier_id ON `customers` BEGIN
   INSERT INTO customer_refreshes (tenant_id, customer_id, cohort_ids)
   SELECT NEW.tenant_id, NEW.id, json_group_array(DISTINCT p.cohort_id) FROM cohort_predicates p
   WHERE p.tenant_id = NEW.tenant_id AND p.subject IN (
     SELECT 'xp_balance' WHERE OLD.xp_balance IS NOT NEW.xp_balance
     UNION ALL SELECT 'lifetime_xp' WHERE OLD.lifetime_xp IS NOT NEW.lifetime_xp
-    UNION ALL SELECT 'tier' WHERE OLD.lifetime_xp IS NOT NEW.lifetime_xp
+    UNION ALL SELECT 'tier' WHERE OLD.lifetime_xp IS NOT NEW.lifetime_xp OR OLD.tier_held IS NOT NEW.tier_held OR OLD.tier_id IS NOT NEW.tier_id
     UNION ALL SELECT 'status' WHERE OLD.status IS NOT NEW.status
     UNION ALL SELECT 'country' WHERE OLD.country_code IS NOT NEW.country_code)
   HAVING count(*) > 0;

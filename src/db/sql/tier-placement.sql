@@ -5,7 +5,8 @@
 -- view's ladder by src/data/customer-tiers.ts for the customer records the API returns). In SQL
 -- because the cohort evaluator (cohort-evaluation.sql) and the customer.tier_changed event
 -- (webhook-outbox.sql) decide a customer's tier inside the transaction of the write that moves its
--- lifetime XP; every trigger and view that needs a tier reads it here.
+-- lifetime XP; every trigger and view that needs a tier reads it here. A tenant on tiers earned in a
+-- period holds each customer's tier instead (customers.tier_held, tier-retention.sql).
 
 -- Each tier that places customers with the band of lifetime XP it places: from min_xp_threshold up
 -- to the next higher threshold, excluded (below_lifetime_xp, null for the top tier). Bands never

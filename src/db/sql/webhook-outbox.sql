@@ -21,22 +21,28 @@ BEGIN
   VALUES ('evt_' || lower(hex(randomblob(16))), NEW.tenant_id, 'customer.status_changed', NEW.id, json_object('status', OLD.status));
 END;
 --> statement-breakpoint
--- The customer's tier (tier-placement.sql) before and after its lifetime XP moved: only the
--- customer's own XP moving them across a threshold is an event. The subscription is probed before
--- the ladder is read.
-CREATE TRIGGER `webhook_customer_tier_changed` AFTER UPDATE OF lifetime_xp ON `customers`
-WHEN OLD.lifetime_xp IS NOT NEW.lifetime_xp AND EXISTS (SELECT 1 FROM webhook_endpoints e, json_each(e.event_types) j
+-- The customer's tier before and after: placed by lifetime XP (tier-placement.sql), or held
+-- (tier-retention.sql). Only the customer's own standing moving is an event, never a ladder edit.
+-- `reason`: a higher tier is an upgrade; a lower one comes from a review (or the tenant leaving
+-- earned_in_period). The subscription is probed before the ladder is read.
+CREATE TRIGGER `webhook_customer_tier_changed` AFTER UPDATE OF lifetime_xp, tier_held, tier_id ON `customers`
+WHEN (OLD.lifetime_xp IS NOT NEW.lifetime_xp OR OLD.tier_held IS NOT NEW.tier_held OR OLD.tier_id IS NOT NEW.tier_id)
+  AND EXISTS (SELECT 1 FROM webhook_endpoints e, json_each(e.event_types) j
     WHERE e.tenant_id = NEW.tenant_id AND e.status = 'enabled' AND j.value = 'customer.tier_changed')
-  AND (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = NEW.tenant_id AND t.min_xp_threshold <= OLD.lifetime_xp
-      AND (t.below_lifetime_xp IS NULL OR OLD.lifetime_xp < t.below_lifetime_xp))
-    IS NOT (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = NEW.tenant_id AND t.min_xp_threshold <= NEW.lifetime_xp
-      AND (t.below_lifetime_xp IS NULL OR NEW.lifetime_xp < t.below_lifetime_xp))
+  AND (CASE WHEN OLD.tier_held THEN OLD.tier_id ELSE (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = OLD.tenant_id
+      AND t.min_xp_threshold <= OLD.lifetime_xp AND (t.below_lifetime_xp IS NULL OR OLD.lifetime_xp < t.below_lifetime_xp)) END)
+    IS NOT (CASE WHEN NEW.tier_held THEN NEW.tier_id ELSE (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = NEW.tenant_id
+      AND t.min_xp_threshold <= NEW.lifetime_xp AND (t.below_lifetime_xp IS NULL OR NEW.lifetime_xp < t.below_lifetime_xp)) END)
 BEGIN
-  INSERT INTO webhook_events (id, tenant_id, type, resource_id, previous_attributes)
-  VALUES ('evt_' || lower(hex(randomblob(16))), NEW.tenant_id, 'customer.tier_changed', NEW.id, json_object('tier', json(coalesce(
-    (SELECT json_object('id', t.tier_id, 'tier_name', t.tier_name) FROM tier_placements t WHERE t.tenant_id = NEW.tenant_id
-      AND t.min_xp_threshold <= OLD.lifetime_xp AND (t.below_lifetime_xp IS NULL OR OLD.lifetime_xp < t.below_lifetime_xp)),
-    'null'))));
+  INSERT INTO webhook_events (id, tenant_id, type, resource_id, previous_attributes, reason)
+  SELECT 'evt_' || lower(hex(randomblob(16))), NEW.tenant_id, 'customer.tier_changed', NEW.id,
+    json_object('tier', json(coalesce((SELECT json_object('id', t.id, 'tier_name', t.tier_name) FROM tier_rules t WHERE t.id = x.before), 'null'))),
+    CASE WHEN coalesce((SELECT t.min_xp_threshold FROM tier_rules t WHERE t.id = x.after), -1)
+      > coalesce((SELECT t.min_xp_threshold FROM tier_rules t WHERE t.id = x.before), -1) THEN 'upgrade' ELSE 'review' END
+  FROM (SELECT (CASE WHEN OLD.tier_held THEN OLD.tier_id ELSE (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = OLD.tenant_id
+      AND t.min_xp_threshold <= OLD.lifetime_xp AND (t.below_lifetime_xp IS NULL OR OLD.lifetime_xp < t.below_lifetime_xp)) END) AS before,
+    (CASE WHEN NEW.tier_held THEN NEW.tier_id ELSE (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = NEW.tenant_id
+      AND t.min_xp_threshold <= NEW.lifetime_xp AND (t.below_lifetime_xp IS NULL OR NEW.lifetime_xp < t.below_lifetime_xp)) END) AS after) x;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `webhook_internal_transaction_inserted` AFTER INSERT ON `internal_transactions`

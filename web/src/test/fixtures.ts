@@ -20,7 +20,7 @@ export function page<T>(items: T[], pageNumber = 1, totalCount = items.length): 
 export function customer(overrides: Partial<Customer> = {}): Customer {
   return {
     id: 'cus_1', external_id: 'user-42', username: 'jane', email: 'jane@example.com', country_code: 'NL', status: 'active',
-    xp_balance: '150', lifetime_xp: '1200', tier: { id: 'tier_gold', tier_name: 'Gold' }, created_at: at, updated_at: at, ...overrides,
+    xp_balance: '150', lifetime_xp: '1200', tier: { id: 'tier_gold', tier_name: 'Gold' }, tier_valid_until: null, created_at: at, updated_at: at, ...overrides,
   };
 }
 

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { Customer } from '../../api/types';
 import { useApi, useTenant } from '../../context/providers';
 import { QueryView } from '../../components/QueryView';
@@ -8,9 +9,16 @@ import { keys } from '../../lib/keys';
 
 /**
  * The customer's points (`GET …/points`, CONTRACT.md "Point lifecycle"): spendable, waiting for the
- * pending period, earned in all, and the next dates active points expire. Under the customer's key,
+ * pending period, earned in all, the tier (with the review it is kept until, on tiers earned in a
+ * period) and the next dates active points expire. Under the customer's key,
  * so an adjustment (which clears it) shows at once.
  */
+/** On tiers earned in a period: the review the customer's tier is kept until. */
+function keptUntil(customer: Customer): [string, ReactNode][] {
+  if (!customer.tier_valid_until) return [];
+  return [['Tier kept until', <>{dateTime(customer.tier_valid_until)} <small className="hint">its review: below the tier's XP in the period, it drops</small></>]];
+}
+
 export function CustomerPoints({ customer }: { customer: Customer }) {
   const api = useApi();
   const { tenantId } = useTenant();
@@ -28,6 +36,7 @@ export function CustomerPoints({ customer }: { customer: Customer }) {
               ['Pending XP', <>{xp(points.pending_xp)} <small className="hint">spendable once the pending period ends</small></>],
               ['Lifetime XP', xp(points.lifetime_xp)],
               ['Tier', customer.tier?.tier_name ?? 'No tier'],
+              ...keptUntil(customer),
             ]}
           />
           <h3 id={`expiring-${customer.id}`}>Expiring</h3>

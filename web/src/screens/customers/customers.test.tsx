@@ -128,6 +128,20 @@ describe('customers', () => {
       expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['60 XP on 30 Nov 2026, 23:59 UTC', '1,500 XP on 31 Dec 2026, 23:59 UTC']);
     });
 
+    it('on tiers earned in a period the XP card shows the review the tier is kept until', async () => {
+      const network = customerApi('viewer').on('getCustomer', { data: customer({ tier_valid_until: '2027-12-01T00:00:00.000Z' }) });
+      await signedInApp(network, '/t/ten_1/customers/cus_1');
+      const kept = (await screen.findByText('Tier kept until')).nextElementSibling as HTMLElement;
+      expect(kept.textContent).toMatch(/^1 Dec 2027, 00:00 UTC/);
+      expect((screen.getByText('Tier').nextElementSibling as HTMLElement).textContent).toBe('Gold');
+    });
+
+    it('a customer on lifetime XP shows its tier without a review date', async () => {
+      await signedInApp(customerApi('viewer'), '/t/ten_1/customers/cus_1');
+      expect((await screen.findByText('Tier')).nextElementSibling?.textContent).toBe('Gold');
+      expect(screen.queryByText('Tier kept until')).toBeNull();
+    });
+
     it('the point lots table shows each lot and filters by status (the request carries status=)', async () => {
       const lot = pointLot({ amount: '100', remaining: '35', status: 'active', available_at: '2026-11-21T12:00:00.000Z', expires_at: null });
       const network = customerApi('viewer').on('listCustomerPointLots', { data: page([lot]) });

@@ -1,0 +1,33 @@
+import { calendarsRunningOutQuery, reviewBatch, tierBasisStatements, tierPeriodPartsStatement } from '../data/tier-retention';
+import { addDuration } from '../domain/point-terms';
+import { CALENDAR_TOP_UP_WITHIN, reviewCalendar, tierPeriodParts } from '../domain/tier-reviews';
+import { isoNow } from '../lib/time';
+import type { RunContext } from './context';
+
+/**
+ * The review job's parts (docs/POINTS.md, "Tiers on XP earned in a period"), run by the minute
+ * cron with the point lifecycle's jobs (services/point-jobs.ts).
+ */
+
+/**
+ * Tenants on earned_in_period whose review dates run out within CALENDAR_TOP_UP_WITHIN get the
+ * next ones (and a tenant saved before tier retention existed gets its customers held): one
+ * batch per tenant, rarely more than none a run.
+ */
+export async function topUpReviewCalendars(ctx: RunContext): Promise<number> {
+  const now = ctx.now();
+  const tenants = await calendarsRunningOutQuery(ctx.db, isoNow(addDuration(now, CALENDAR_TOP_UP_WITHIN, 'UTC')));
+  for (const { tenantId, createdAt: _created, updatedAt: _updated, ...settings } of tenants) {
+    await ctx.db.batch([
+      tierPeriodPartsStatement(ctx.db, tenantId, tierPeriodParts(settings.tiersPeriod)),
+      ...tierBasisStatements(ctx.db, tenantId, isoNow(now), reviewCalendar(now, settings)),
+    ]);
+  }
+  return tenants.length;
+}
+
+/** One chunk of the reviews due now, at most `size` customers; how many were reviewed. */
+export async function reviewTiers(ctx: RunContext, size: number): Promise<number> {
+  const results = await ctx.db.batch(reviewBatch(ctx.db, isoNow(ctx.now()), size));
+  return results[2].length;
+}
