@@ -25,7 +25,8 @@ const EARNED = sql.raw(`'earned_in_period'`);
 
 // Leaving lifetime XP: everyone keeps the tier lifetime XP gave them until the first review whose
 // period starts after now. Both statements run after the settings are saved, in their batch, and
-// act on what was saved, so two saves at once leave customers as the last one says.
+// act on what was saved, so two saves at once leave customers as the last one says. The tenant is
+// the saved row's, or none: the index (tenant_id, tier_held) is sought only when there is work.
 const holdTiers = reusable((db, $: Slots<Calendar>) =>
   db.run(sql`UPDATE customers SET tier_held = 1,
       tier_id = (SELECT t.tier_id FROM tier_placements t WHERE t.tenant_id = customers.tenant_id AND t.min_xp_threshold <= customers.lifetime_xp
@@ -33,15 +34,15 @@ const holdTiers = reusable((db, $: Slots<Calendar>) =>
       tier_valid_until = CASE WHEN EXISTS (SELECT 1 FROM tier_placements t WHERE t.tenant_id = customers.tenant_id
           AND t.min_xp_threshold > 0 AND t.min_xp_threshold <= customers.lifetime_xp)
         THEN (SELECT min(r.review_at) FROM tier_review_dates r WHERE r.tenant_id = customers.tenant_id AND r.window_start >= ${$.now}) END
-    WHERE customers.tenant_id = ${$.tenantId} AND customers.tier_held = 0
-      AND EXISTS (SELECT 1 FROM program_settings s WHERE s.tenant_id = ${$.tenantId} AND s.tiers_basis = ${EARNED})`),
+    WHERE customers.tenant_id = (SELECT s.tenant_id FROM program_settings s WHERE s.tenant_id = ${$.tenantId} AND s.tiers_basis = ${EARNED})
+      AND customers.tier_held = 0`),
 );
 
 // Back to lifetime XP: the tier is placed by lifetime XP again, at once.
 const placeTiers = reusable((db, $: Slots<Calendar>) =>
   db.run(sql`UPDATE customers SET tier_held = 0, tier_id = NULL, tier_valid_until = NULL
-    WHERE customers.tenant_id = ${$.tenantId} AND customers.tier_held = 1
-      AND EXISTS (SELECT 1 FROM program_settings s WHERE s.tenant_id = ${$.tenantId} AND s.tiers_basis <> ${EARNED})`),
+    WHERE customers.tenant_id = (SELECT s.tenant_id FROM program_settings s WHERE s.tenant_id = ${$.tenantId} AND s.tiers_basis <> ${EARNED})
+      AND customers.tier_held = 1`),
 );
 
 /**

@@ -118,6 +118,18 @@ describe('tiers on earned_in_period: switching', () => {
     expect((await tierChanges(w.tenant.id, w.userId)).map((change) => change.reason)).toEqual(['upgrade', 'review', 'upgrade']);
   });
 
+  it('saves switching both ways at once leave every customer as the settings saved last say', async () => {
+    const { w } = await ladderWorld();
+    await earn(w, 700);
+    for (let round = 0; round < 4; round++) {
+      await Promise.all([setTiers(w, { period: 'P1Y' }), setTiers(w, { basis: 'lifetime', period: 'P1Y' }), earn(w, 1)]);
+      const settings = expectOk(await portalCall(w.tenant.owner, 'GET', `/api/v1/tenant/${w.tenant.id}/program-settings`), 200, programSettingsSchema);
+      const [row] = await db().select().from(customers).where(eq(customers.id, w.userId));
+      expect(row?.tierHeld).toBe(settings.tiers.basis === 'earned_in_period');
+      expect((await customerOf(w)).tier?.tier_name).toBe('Silver');
+    }
+  });
+
   it('a customer created under earned_in_period holds the tier at 0 XP, without a review date', async () => {
     const { w } = await ladderWorld();
     await setTiers(w, { period: 'P1M' });

@@ -39,7 +39,9 @@ export const customers = sqliteTable(
     index('customers_tenant_email').on(t.tenantId, t.email),
     index('customers_tenant_country').on(t.tenantId, t.countryCode),
     index('customers_tier_review_due').on(t.tierValidUntil).where(sql`${t.tierValidUntil} IS NOT NULL`),
-    index('customers_tenant_tier_held').on(t.tenantId, t.tierId).where(sql`${t.tierId} IS NOT NULL`),
+    // Who holds a tier (deleting it is refused), and who is on either basis (a settings save moves them).
+    index('customers_tenant_tier_holders').on(t.tenantId, t.tierId).where(sql`${t.tierId} IS NOT NULL`),
+    index('customers_tenant_tier_basis').on(t.tenantId, t.tierHeld),
     // Empty for tenants on lifetime XP: the held-tier probe of every credit lot costs them nothing (src/db/sql/tier-retention.sql).
     index('customers_tier_held').on(t.id).where(sql`${t.tierHeld} = 1`),
     // The rule "a balance never goes below zero" lives here: any batch that would break it is
