@@ -3,7 +3,8 @@
  * pending for a day, valid 90 days, expiring at the end of the day); a credit the tenant's backend
  * then makes through the gateway shows on the customer's page as pending XP and as a pending lot
  * with the date it becomes spendable; an editor (who edits the program, not its settings) reads
- * the settings in words, with nothing to save.
+ * the settings in words, with nothing to save. Then tiers move to XP earned in a year, and the
+ * customer in Gold keeps it until the review its page shows.
  */
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser';
@@ -12,6 +13,8 @@ import { ADMIN_EMAIL, dataOf, gatewayOf, portalAs, requireTenant, type World } f
 
 const EDITOR_EMAIL = 'e2e-editor@example.com';
 const CUSTOMER = 'e2e-customer-3';
+/** The customer scenarios-program.ts moves into Gold on lifetime XP. */
+const GOLD_CUSTOMER = 'e2e-customer-1';
 const CREDIT_XP = '40';
 const DAY_MS = 86_400_000;
 const SAVED = 'Points and tiers saved. They apply to credits made from now on.';
@@ -129,6 +132,46 @@ async function editorReadsSettings(world: World, tenantId: string): Promise<void
   }
 }
 
+/** The first instant of a UTC month at or after a year past `ms`: a monthly review in UTC. */
+function monthlyReviewAYearAfter(ms: number): string {
+  const end = new Date(ms);
+  end.setUTCFullYear(end.getUTCFullYear() + 1);
+  const review = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), 1));
+  if (review.getTime() < end.getTime()) review.setUTCMonth(review.getUTCMonth() + 1);
+  return review.toISOString();
+}
+
+/**
+ * The admin moves tiers to XP earned in a year, reviewed monthly: the customer who reached Gold on
+ * lifetime XP ("earn XP through the gateway…") keeps it, and its page says until which review.
+ */
+async function tiersEarnedInAPeriod(world: World): Promise<void> {
+  const tenantId = requireTenant(world);
+  const page = world.admin;
+  await visit(page, world.stack, `/t/${tenantId}/program-settings`, ADMIN_EMAIL);
+  await page.getByRole('form', { name: 'Points and tiers' }).waitFor({ timeout: APPEAR_MS });
+  await page.getByLabel('Tier basis').selectOption({ label: 'XP earned in a period' });
+  await setDuration(page, 'Tier period', '1', 'years');
+  await page.getByLabel('Downgrade').selectOption({ label: 'One tier down' });
+  await page.getByLabel('Review', { exact: true }).selectOption({ label: 'Monthly' });
+  const before = Date.now();
+  await page.getByRole('button', { name: 'Save points and tiers' }).click();
+  await page.getByText(SAVED).waitFor({ timeout: APPEAR_MS });
+  const after = Date.now();
+
+  const gateway = await gatewayOf(world, tenantId);
+  const [customer] = dataOf('find the Gold customer', await gateway.gatewayListCustomers({ params: { query: { external_id: GOLD_CUSTOMER } } })).items;
+  if (!customer) throw new Error(`no customer ${GOLD_CUSTOMER}: "earn XP through the gateway…" did not pass`);
+  await visit(page, world.stack, `/t/${tenantId}/customers/${customer.id}`, ADMIN_EMAIL);
+  await page.getByText('Tier kept until', { exact: true }).waitFor({ timeout: APPEAR_MS });
+  const tier = await factShown(page, 'Tier');
+  if (tier !== 'Gold') throw new Error(`after the switch the customer page shows tier "${tier}", expected Gold kept until its review`);
+  const kept = await factShown(page, 'Tier kept until');
+  const reviews = [...new Set([monthlyReviewAYearAfter(before), monthlyReviewAYearAfter(after)])].map((review) => utcParts(review).join(', '));
+  if (!reviews.some((review) => kept.startsWith(review))) throw new Error(`the customer page shows "${kept}" as the tier's review, expected ${reviews.join(' or ')}`);
+  await screenshot(page, 'customer-tier-held');
+}
+
 async function pointLifecycle(world: World): Promise<void> {
   const tenantId = requireTenant(world);
   await saveLifecycle(world, tenantId);
@@ -138,4 +181,5 @@ async function pointLifecycle(world: World): Promise<void> {
 
 export const pointsScenarios: Array<[string, (world: World) => Promise<void>]> = [
   ["set the point lifecycle in Program settings, see a gateway credit pending on the customer's page, and an editor read the settings without a save", pointLifecycle],
+  ['move tiers to XP earned in a year: the Gold customer keeps Gold, its page says until which review', tiersEarnedInAPeriod],
 ];
