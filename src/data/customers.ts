@@ -74,6 +74,7 @@ export function newCustomerRow(input: NewCustomer, now: string): Customer {
     tierHeld: false,
     tierId: null,
     tierValidUntil: null,
+    erasedAt: null,
     seq: null,
     createdAt: now,
     updatedAt: now,

@@ -14,6 +14,8 @@ export const permissions = {
   manage_webhooks: ['super_admin', 'admin'],
   /** The program's settings (time zone, point lifecycle, tier basis): they change how every rule and credit behaves. */
   manage_program_settings: ['super_admin', 'admin'],
+  /** Erasing a person and exporting everything held about them (subject access). Admins only. */
+  manage_personal_data: ['super_admin', 'admin'],
   manage_super_admins: ['super_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -18,6 +18,7 @@ const resourceOfType: Record<WebhookEventType, z.ZodType> = {
   'customer.created': resourceOf.customer,
   'customer.status_changed': resourceOf.customer,
   'customer.tier_changed': resourceOf.customer,
+  'customer.erased': resourceOf.customer,
   'xp.transaction.completed': resourceOf.xpTransaction,
   'xp.transaction.failed': resourceOf.xpTransaction,
   'xp.expiring': expiringPointLotSchema,

@@ -30,6 +30,7 @@ const loaders: Record<WebhookEventType, ResourceLoader> = {
   'customer.created': getCustomer,
   'customer.status_changed': getCustomer,
   'customer.tier_changed': getCustomer,
+  'customer.erased': getCustomer,
   'xp.transaction.completed': getInternalTransaction,
   'xp.transaction.failed': getInternalTransaction,
   'xp.expiring': getExpiringLot,

@@ -28,6 +28,8 @@ export const customers = sqliteTable(
     tierHeld: integer('tier_held', { mode: 'boolean' }).notNull().default(false),
     tierId: text('tier_id'),
     tierValidUntil: text('tier_valid_until'),
+    /** When the person's data was erased (docs/OPERATIONS.md, "Erasure"): email, username, external id and attribute values are gone. */
+    erasedAt: text('erased_at'),
     seq: listPosition(),
     ...timestamps,
   },

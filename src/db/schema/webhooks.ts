@@ -6,6 +6,7 @@ export const webhookEventTypes = [
   'customer.created',
   'customer.status_changed',
   'customer.tier_changed',
+  'customer.erased',
   'xp.transaction.completed',
   'xp.transaction.failed',
   'xp.expiring',

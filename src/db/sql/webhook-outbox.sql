@@ -45,6 +45,15 @@ BEGIN
       AND t.min_xp_threshold <= NEW.lifetime_xp AND (t.below_lifetime_xp IS NULL OR NEW.lifetime_xp < t.below_lifetime_xp)) END) AS after) x;
 END;
 --> statement-breakpoint
+-- The person's data was erased (services/erasure.ts): once per customer.
+CREATE TRIGGER `webhook_customer_erased` AFTER UPDATE OF erased_at ON `customers`
+WHEN OLD.erased_at IS NULL AND NEW.erased_at IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_endpoints e, json_each(e.event_types) j
+    WHERE e.tenant_id = NEW.tenant_id AND e.status = 'enabled' AND j.value = 'customer.erased')
+BEGIN
+  INSERT INTO webhook_events (id, tenant_id, type, resource_id, previous_attributes)
+  VALUES ('evt_' || lower(hex(randomblob(16))), NEW.tenant_id, 'customer.erased', NEW.id, NULL);
+END;
+--> statement-breakpoint
 CREATE TRIGGER `webhook_internal_transaction_inserted` AFTER INSERT ON `internal_transactions`
 WHEN NEW.status IN ('completed', 'failed') AND EXISTS (SELECT 1 FROM webhook_endpoints e, json_each(e.event_types) j
     WHERE e.tenant_id = NEW.tenant_id AND e.status = 'enabled' AND j.value = 'xp.transaction.' || NEW.status)

@@ -40,6 +40,8 @@ import { registerCustomerBalancesList } from './customer-balances.list';
 import { registerCustomerEligibilityGet } from './customer-eligibility.get';
 import { registerCustomerPointLotsList } from './customer-point-lots.list';
 import { registerCustomerPointsGet } from './customer-points.get';
+import { registerCustomersErase } from './customers.erase';
+import { registerCustomersExport } from './customers.export';
 import { registerCustomersGet } from './customers.get';
 import { registerCustomersList } from './customers.list';
 import { registerCustomersUpdate } from './customers.update';
@@ -117,6 +119,8 @@ export function portalApp(redispatch: Redispatch) {
   registerCustomersList(app);
   registerCustomersGet(app);
   registerCustomersUpdate(app);
+  registerCustomersErase(app);
+  registerCustomersExport(app);
   registerCustomerBalancesList(app);
   registerCustomerEligibilityGet(app);
   registerCustomerPointsGet(app);

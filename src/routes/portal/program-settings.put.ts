@@ -14,7 +14,7 @@ const route = createRoute({
   tags: ['Program settings'],
   summary: "Replace the program's settings",
   description:
-    'Takes the whole document: a section (`points`, `tiers`) or a field left out is reset to its default. A new time zone moves the periods of rule limits for the events evaluated after it. Admin role and up.',
+    'Takes the whole document: a section (`points`, `tiers`) or a field left out is reset to its default. A new time zone moves the periods of rule limits for the events evaluated after it. Tiers moved to `earned_in_period` keep every customer in its current tier until its first review (`tier_valid_until`); back on `lifetime`, lifetime XP places tiers again at once. Admin role and up.',
   security: portalSecurity,
   request: { params: tenantParams, body: jsonBody(programSettingsBodySchema) },
   responses: {

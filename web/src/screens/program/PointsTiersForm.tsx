@@ -104,7 +104,10 @@ export function PointsTiersForm({ settings }: { settings: Settings }) {
           <Choice labels={reviewLabels} value={draft.review} onChange={(review) => setDraft({ ...draft, review })} />
         </Field>
       </fieldset>
-      <p className="hint">Settings apply to credits made after you save; points already credited keep their dates.</p>
+      <p className="hint">
+        Settings apply to credits made after you save; points already credited keep their dates. Moving tiers to a period keeps every customer in
+        their tier until its first review.
+      </p>
       <div><Button type="submit" variant="primary" busy={form.busy}>Save points and tiers</Button></div>
     </form>
   );
