@@ -20,6 +20,8 @@ export const operations = {
   deleteReward: { method: 'delete', path: '/tenant/{tenantId}/rewards/{rewardId}', surface: 'portal' },
   deleteTier: { method: 'delete', path: '/tenant/{tenantId}/tiers/{tierId}', surface: 'portal' },
   deleteWebhookEndpoint: { method: 'delete', path: '/tenant/{tenantId}/webhook-endpoints/{id}', surface: 'portal' },
+  eraseCustomer: { method: 'post', path: '/tenant/{tenantId}/customers/{userId}/erase', surface: 'portal' },
+  exportCustomerData: { method: 'get', path: '/tenant/{tenantId}/customers/{userId}/export', surface: 'portal' },
   gatewayCreateRedemption: { method: 'post', path: '/gateway/redemptions', surface: 'gateway' },
   gatewayEarnXp: { method: 'post', path: '/gateway/xp', surface: 'gateway' },
   gatewayGetCustomer: { method: 'get', path: '/gateway/customers/{userId}', surface: 'gateway' },

@@ -435,7 +435,7 @@ export interface paths {
         get: operations["getProgramSettings"];
         /**
          * Replace the program's settings
-         * @description Takes the whole document: a section (`points`, `tiers`) or a field left out is reset to its default. A new time zone moves the periods of rule limits for the events evaluated after it. Admin role and up.
+         * @description Takes the whole document: a section (`points`, `tiers`) or a field left out is reset to its default. A new time zone moves the periods of rule limits for the events evaluated after it. Tiers moved to `earned_in_period` keep every customer in its current tier until its first review (`tier_valid_until`); back on `lifetime`, lifetime XP places tiers again at once. Admin role and up.
          */
         put: operations["replaceProgramSettings"];
         post?: never;
@@ -526,6 +526,46 @@ export interface paths {
          * @description Allowed moves: pending->active, active->suspended, suspended->reinstated, reinstated->suspended. Any other move, the same status included, is 409 INVALID_STATUS_TRANSITION naming both states. Editor and up.
          */
         patch: operations["updateCustomer"];
+        trace?: never;
+    };
+    "/tenant/{tenantId}/customers/{userId}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's data
+         * @description Removes the person's email, username, external id (replaced by an unguessable `erased_...` id, so an upsert with the old one creates a new customer) and attribute values, and purges them from webhook bodies and stored idempotent responses. The ledger, redemptions, balances and tier stay under the customer id. Sends `customer.erased`. Idempotent: erasing again answers the same customer. Admin role and up.
+         */
+        post: operations["eraseCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/{tenantId}/customers/{userId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything held about a customer (subject access)
+         * @description One JSON document, nothing paged: the customer, attribute values, points, wallets, onchain balances, cohorts, every internal transaction, point lot, redemption and event, each as the API shows it elsewhere. Admin role and up.
+         */
+        get: operations["exportCustomerData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/tenant/{tenantId}/customers/{userId}/balances": {
@@ -1433,6 +1473,28 @@ export interface components {
              * @enum {string}
              */
             reason: "upgrade" | "review";
+        } | {
+            /**
+             * @description Also the `webhook-id` header: the same on every attempt and replay
+             * @example evt_0f3c2a9b8d7e6f5a4b3c2d1e0f9a8b7c
+             */
+            id: string;
+            /** @enum {string} */
+            type: "customer.erased";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            tenant_id: string;
+            data: {
+                /** @enum {boolean} */
+                success: true;
+                /** @description The resource as the API presents it; null if it no longer exists */
+                data: components["schemas"]["Customer"] | null;
+                message?: string;
+            };
         } | {
             /**
              * @description Also the `webhook-id` header: the same on every attempt and replay
@@ -2648,57 +2710,26 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "active" | "suspended" | "reinstated";
         };
-        CustomerAssetBalance: {
-            id: string;
-            asset_address: string;
-            /**
-             * @description Base units, decimal string
-             * @example 1000000000000000000
-             */
-            balance: string;
-            chain_id: number;
-            user_address: string;
-            /** @description ERC-721/1155 token id; empty for ERC-20 */
-            token_id: string;
-            last_updated_block: number;
+        CustomerData: {
             /**
              * Format: date-time
              * @example 2026-11-21T12:00:00.000Z
              */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T12:00:00.000Z
-             */
-            updated_at: string;
-            onchain_asset: components["schemas"]["OnchainAsset"];
-            internal_wallet: components["schemas"]["InternalWallet"];
-        };
-        InternalWallet: {
-            id: string;
-            address: string;
-            user_id: string;
-            /** @example custodial */
-            wallet_kind: string;
-            label: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T12:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T12:00:00.000Z
-             */
-            updated_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T12:00:00.000Z
-             */
-            deleted_at: string | null;
-        };
-        Eligibility: {
-            eligible: boolean;
+            exported_at: string;
+            customer: components["schemas"]["Customer"];
+            attributes: components["schemas"]["AttributeValueEntry"][];
+            points: components["schemas"]["CustomerPoints"];
+            wallets: components["schemas"]["InternalWallet"][];
+            onchain_balances: components["schemas"]["CustomerAssetBalance"][];
+            /** @description The cohorts the customer is a member of now */
+            cohorts: {
+                id: string;
+                name: string;
+            }[];
+            internal_transactions: components["schemas"]["InternalTransaction"][];
+            point_lots: components["schemas"]["PointLot"][];
+            redemptions: components["schemas"]["Redemption"][];
+            events: components["schemas"]["Event"][];
         };
         CustomerPoints: {
             /**
@@ -2724,6 +2755,55 @@ export interface components {
             expires_at: string;
             /** @example 150 */
             amount: string;
+        };
+        InternalWallet: {
+            id: string;
+            address: string;
+            user_id: string;
+            /** @example custodial */
+            wallet_kind: string;
+            label: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            deleted_at: string | null;
+        };
+        CustomerAssetBalance: {
+            id: string;
+            asset_address: string;
+            /**
+             * @description Base units, decimal string
+             * @example 1000000000000000000
+             */
+            balance: string;
+            chain_id: number;
+            user_address: string;
+            /** @description ERC-721/1155 token id; empty for ERC-20 */
+            token_id: string;
+            last_updated_block: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            updated_at: string;
+            onchain_asset: components["schemas"]["OnchainAsset"];
+            internal_wallet: components["schemas"]["InternalWallet"];
         };
         PointLot: {
             id: string;
@@ -2758,6 +2838,9 @@ export interface components {
              * @example 2026-11-21T12:00:00.000Z
              */
             created_at: string;
+        };
+        Eligibility: {
+            eligible: boolean;
         };
         TierRule: {
             id: string;
@@ -3065,7 +3148,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
+            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "customer.erased" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the platform disabled the endpoint (null when enabled or disabled by a person) */
@@ -3097,7 +3180,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
+            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "customer.erased" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the platform disabled the endpoint (null when enabled or disabled by a person) */
@@ -3146,7 +3229,7 @@ export interface components {
              *       "redemption.completed"
              *     ]
              */
-            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
+            event_types: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "customer.erased" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
         };
         UpdateWebhookEndpointBody: {
             /**
@@ -3164,7 +3247,7 @@ export interface components {
              *       "redemption.completed"
              *     ]
              */
-            event_types?: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
+            event_types?: ("customer.created" | "customer.status_changed" | "customer.tier_changed" | "customer.erased" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed")[];
             /**
              * @description Enabling again clears `disabled_reason` and `failing_since`
              * @enum {string}
@@ -3177,7 +3260,7 @@ export interface components {
             /** @description Sent as `webhook-id`: the same for every attempt and replay, so receivers can drop duplicates */
             event_id: string;
             /** @enum {string} */
-            event_type: "customer.created" | "customer.status_changed" | "customer.tier_changed" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed";
+            event_type: "customer.created" | "customer.status_changed" | "customer.tier_changed" | "customer.erased" | "xp.transaction.completed" | "xp.transaction.failed" | "xp.expiring" | "xp.expired" | "redemption.completed" | "redemption.failed" | "redemption.canceled" | "onchain.transaction.succeeded" | "onchain.transaction.failed";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -7737,6 +7820,230 @@ export interface operations {
                 };
             };
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    eraseCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The customer id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erased customer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Customer"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportCustomerData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The customer id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's data */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CustomerData"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

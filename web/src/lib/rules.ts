@@ -27,7 +27,7 @@ export const limits = {
   email: 254,
   webhookUrl: 2048,
   webhookDescription: 500,
-  webhookEventTypes: 12,
+  webhookEventTypes: 13,
   assetName: 100,
   assetSymbol: 32,
   assetKey: /^[a-z0-9_]{1,64}$/,

@@ -13,7 +13,7 @@ type Draft = { url: string; description: string; event_types: EventType[] };
 
 /** Every event type once, in the order offered: typed by the generated union, so a type the API adds fails this build until it is listed here. */
 const everyEventType: Record<EventType, true> = {
-  'customer.created': true, 'customer.status_changed': true, 'customer.tier_changed': true, 'xp.transaction.completed': true, 'xp.transaction.failed': true,
+  'customer.created': true, 'customer.status_changed': true, 'customer.tier_changed': true, 'customer.erased': true, 'xp.transaction.completed': true, 'xp.transaction.failed': true,
   'xp.expiring': true, 'xp.expired': true, 'redemption.completed': true, 'redemption.failed': true, 'redemption.canceled': true,
   'onchain.transaction.succeeded': true, 'onchain.transaction.failed': true,
 };

@@ -13,6 +13,7 @@ import { keys } from '../../lib/keys';
 import { CustomerAttributes } from './CustomerAttributes';
 import { CustomerBalances, CustomerEligibility } from './CustomerChain';
 import { CustomerEvents } from './CustomerEvents';
+import { CustomerPersonalData } from './CustomerPersonalData';
 import { CustomerPointLots } from './CustomerPointLots';
 import { CustomerPoints } from './CustomerPoints';
 import { CustomerRedemptions } from './CustomerRedemptions';
@@ -82,6 +83,9 @@ export function CustomerPage() {
                   ['Updated', dateTime(customer.updated_at)],
                 ]}
               />
+              <Allowed to="manage_personal_data">
+                <CustomerPersonalData customer={customer} />
+              </Allowed>
             </Card>
             <Card title="XP">
               <CustomerPoints customer={customer} />

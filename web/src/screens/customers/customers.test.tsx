@@ -67,6 +67,27 @@ describe('customers', () => {
     expect(network.sentTo('PATCH', '/customers/cus_1')[0]?.body).toEqual({ status: 'suspended' });
   });
 
+  it('an admin erases a person only after typing their external id; the request goes to /erase', async () => {
+    const network = customerApi('admin').on('eraseCustomer', { data: customer({ email: null, username: null, external_id: 'erased_0123456789abcdef0123456789abcdef' }) });
+    await signedInApp(network, '/t/ten_1/customers/cus_1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Erase this person' }));
+    const dialog = screen.getByRole('dialog', { name: 'Erase this person' });
+    const erase = within(dialog).getByRole('button', { name: 'Erase' }) as HTMLButtonElement;
+    expect(erase.disabled).toBe(true);
+    await userEvent.type(within(dialog).getByLabelText('Type the external id to confirm'), 'user-4');
+    expect(erase.disabled).toBe(true);
+    await userEvent.type(within(dialog).getByLabelText('Type the external id to confirm'), '2');
+    expect(erase.disabled).toBe(false);
+    await userEvent.click(erase);
+    await waitFor(() => expect(network.sentTo('POST', '/customers/cus_1/erase')).toHaveLength(1));
+  });
+
+  it('an editor sees neither the erasure nor the data download (admins only)', async () => {
+    await signedInApp(customerApi('editor'), '/t/ten_1/customers/cus_1');
+    await screen.findByRole('group', { name: 'Change status' });
+    expect(screen.queryByRole('group', { name: 'Personal data' })).toBeNull();
+  });
+
   it('a viewer sees the customer but no write controls', async () => {
     await signedInApp(customerApi('viewer'), '/t/ten_1/customers/cus_1');
     expect(await screen.findByText('user-42')).toBeTruthy();
