@@ -180,6 +180,7 @@ describe('permissions', () => {
       manage_onchain_assets: ['super_admin', 'admin'],
       manage_webhooks: ['super_admin', 'admin'],
       manage_program_settings: ['super_admin', 'admin'],
+      manage_personal_data: ['super_admin', 'admin'],
       manage_super_admins: ['super_admin'],
     });
   });
