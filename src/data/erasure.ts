@@ -1,6 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, like, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { customerAttributeValues, customers, idempotencyRecords, webhookEvents } from '../db/schema';
+import { customerAttributeValues, customers, idempotencyRecords, redemptions, webhookEvents } from '../db/schema';
 
 /**
  * Erasing a person (CONTRACT.md, Operations: erasure; docs/OPERATIONS.md): the statements of one
@@ -20,16 +20,30 @@ function eraseProfile(db: Database, tenantId: string, customerId: string, now: s
 }
 
 /**
+ * The webhook bodies that show the person: those of the customer's own events and of its
+ * redemptions' (a redemption carries its customer's username and email); other bodies carry only
+ * the customer id. Found by resource (an index), never by reading every body of the tenant.
+ */
+function personsWebhookEvents(db: Database, tenantId: string, customerId: string) {
+  const redemptionsOfCustomer = db.select({ id: redemptions.id }).from(redemptions).where(and(eq(redemptions.tenantId, tenantId), eq(redemptions.userId, customerId)));
+  return and(
+    eq(webhookEvents.tenantId, tenantId),
+    isNotNull(webhookEvents.payload),
+    or(and(eq(webhookEvents.resourceId, customerId), like(webhookEvents.type, 'customer.%')), and(inArray(webhookEvents.resourceId, redemptionsOfCustomer), like(webhookEvents.type, 'redemption.%'))),
+  );
+}
+
+/**
  * Everything else that held the person's data: attribute values (their cohorts are re-evaluated by
  * the triggers), webhook bodies already rendered with the customer (rendered again, erased, by the
- * next attempt or replay), and stored idempotent responses that show it (the key is forgotten).
+ * next attempt or replay), and stored idempotent responses that show it (the key is forgotten; at
+ * most a day of the tenant's gateway writes is read: records live 24 hours).
  */
 export function erasureStatements(db: Database, tenantId: string, customerId: string, now: string) {
-  const mentions = (column: typeof webhookEvents.payload | typeof idempotencyRecords.responseBody) => sql`instr(${column}, ${customerId}) > 0`;
   return [
     eraseProfile(db, tenantId, customerId, now),
     db.delete(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenantId), eq(customerAttributeValues.userId, customerId))),
-    db.update(webhookEvents).set({ payload: null }).where(and(eq(webhookEvents.tenantId, tenantId), mentions(webhookEvents.payload))),
-    db.delete(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenantId), mentions(idempotencyRecords.responseBody))),
+    db.update(webhookEvents).set({ payload: null }).where(personsWebhookEvents(db, tenantId, customerId)),
+    db.delete(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenantId), sql`instr(${idempotencyRecords.responseBody}, ${customerId}) > 0`)),
   ] as const;
 }

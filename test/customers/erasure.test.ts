@@ -29,7 +29,7 @@ async function personWorld(): Promise<World> {
   const tenant = await createTenant('erasure');
   const key = await createTestApiKey(tenant.id);
   const inbox = newInbox();
-  await createEndpoint(tenant.owner, tenant.id, inbox.url, ['customer.created', 'customer.erased']);
+  await createEndpoint(tenant.owner, tenant.id, inbox.url, ['customer.created', 'customer.erased', 'redemption.completed']);
   const externalId = `shop-${crypto.randomUUID()}`;
   const customer = await createCustomerViaApi(key, { external_id: externalId, email: EMAIL, username: USERNAME, country_code: 'DE' });
   await defineAttribute(tenant.owner, tenant.id, 'favorite_drink', 'string');
@@ -87,21 +87,25 @@ describe('erasing a person', () => {
     expect(await memberIds(w.tenant.owner, w.tenant.id, cohort.id)).toEqual([]);
   });
 
-  it('webhook bodies already rendered with the person are rendered again without them; customer.erased is sent', async () => {
+  it('webhook bodies already rendered with the person (its own events, its redemptions\') are rendered again without them; customer.erased is sent', async () => {
     const w = await personWorld();
+    await earn({ tenant: w.tenant, key: w.key, userId: w.userId }, 50);
+    const reward = await insertReward(w.tenant.id, { xpCost: 10 });
+    expect((await redeem(w.key, w.userId, reward.id)).status).toBe(201);
     await deliverPending(w.tenant.id);
-    const [created] = await received(w.inbox);
-    expect(created && showsPerson(w, created.body)).toBe(true);
+    const sent = await received(w.inbox);
+    expect(sent.map((request) => (JSON.parse(request.body) as { type: string }).type).sort()).toEqual(['customer.created', 'redemption.completed']);
+    expect(sent.every((request) => showsPerson(w, request.body))).toBe(true);
     const stored = await db().select({ payload: webhookEvents.payload }).from(webhookEvents).where(eq(webhookEvents.tenantId, w.tenant.id));
-    expect(stored.some((event) => event.payload !== null && showsPerson(w, event.payload))).toBe(true);
+    expect(stored.filter((event) => event.payload !== null && showsPerson(w, event.payload))).toHaveLength(2);
 
     expectOk(await erase(w), 200, customerSchema);
     const after = await db().select({ payload: webhookEvents.payload }).from(webhookEvents).where(eq(webhookEvents.tenantId, w.tenant.id));
     expect(after.filter((event) => event.payload !== null && showsPerson(w, event.payload))).toEqual([]);
     await deliverPending(w.tenant.id);
     const bodies = (await received(w.inbox)).map((request) => JSON.parse(request.body) as { type: string; data: { data: { email: string | null } } });
-    expect(bodies.map((body) => body.type)).toEqual(['customer.created', 'customer.erased']);
-    expect(bodies[1]?.data.data.email).toBeNull();
+    expect(bodies.map((body) => body.type).sort()).toEqual(['customer.created', 'customer.erased', 'redemption.completed']);
+    expect(bodies.find((body) => body.type === 'customer.erased')?.data.data.email).toBeNull();
   });
 
   it('a stored idempotent response that shows the person is forgotten', async () => {

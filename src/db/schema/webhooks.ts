@@ -65,7 +65,7 @@ export const webhookEvents = sqliteTable(
     payload: text('payload'),
     createdAt: timestamps.createdAt,
   },
-  (t) => [index('webhook_events_tenant_created').on(t.tenantId, t.createdAt)],
+  (t) => [index('webhook_events_tenant_created').on(t.tenantId, t.createdAt), index('webhook_events_tenant_resource').on(t.tenantId, t.resourceId)],
 );
 
 export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
