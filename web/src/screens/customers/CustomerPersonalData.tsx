@@ -59,11 +59,12 @@ export function CustomerPersonalData({ customer }: { customer: Customer }) {
   const download = useAction(() => api.call(api.portal.exportCustomerData({ params: { path: { tenantId, userId: customer.id } } })), {
     onSuccess: (data) => saveJson(`customer-${customer.id}.json`, data),
   });
-  const erased = customer.external_id.startsWith('erased_');
+  // Always offered: erasing again changes nothing (the API is idempotent), and the record has no
+  // erased flag to read (a partner's own external id may start with "erased_").
   return (
     <div className="row" role="group" aria-label="Personal data">
       <Button busy={download.isPending} onClick={() => download.mutate(undefined)}>Download data (JSON)</Button>
-      {erased ? <span className="muted">Erased</span> : <Button variant="danger" onClick={() => setErasing(true)}>Erase this person</Button>}
+      <Button variant="danger" onClick={() => setErasing(true)}>Erase this person</Button>
       {erasing ? <EraseDialog customer={customer} onClose={() => setErasing(false)} /> : null}
     </div>
   );
