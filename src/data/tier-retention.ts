@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { programSettings, tierReviewChunk } from '../db/schema';
 import type { ReviewDate } from '../domain/tier-reviews';
@@ -67,7 +67,7 @@ export function calendarsRunningOutQuery(db: Database, horizon: string) {
 
 /** Writes the period's parts for the review job when a tenant's row predates them (saved before migration 0022). */
 export function tierPeriodPartsStatement(db: Database, tenantId: string, parts: { tiersPeriodMonths: number | null; tiersPeriodSeconds: number | null }) {
-  return db.update(programSettings).set(parts).where(sql`${programSettings.tenantId} = ${tenantId}`);
+  return db.update(programSettings).set(parts).where(eq(programSettings.tenantId, tenantId));
 }
 
 type Review = { now: string; size: number };

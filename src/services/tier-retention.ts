@@ -1,3 +1,4 @@
+import { programSettingsOf } from '../data/program-settings';
 import { calendarsRunningOutQuery, reviewBatch, tierBasisStatements, tierPeriodPartsStatement } from '../data/tier-retention';
 import { addDuration } from '../domain/point-terms';
 import { CALENDAR_TOP_UP_WITHIN, reviewCalendar, tierPeriodParts } from '../domain/tier-reviews';
@@ -17,7 +18,9 @@ import type { RunContext } from './context';
 export async function topUpReviewCalendars(ctx: RunContext): Promise<number> {
   const now = ctx.now();
   const tenants = await calendarsRunningOutQuery(ctx.db, isoNow(addDuration(now, CALENDAR_TOP_UP_WITHIN, 'UTC')));
-  for (const { tenantId, createdAt: _created, updatedAt: _updated, ...settings } of tenants) {
+  for (const row of tenants) {
+    const { tenantId } = row;
+    const { settings } = programSettingsOf([row]);
     await ctx.db.batch([
       tierPeriodPartsStatement(ctx.db, tenantId, tierPeriodParts(settings.tiersPeriod)),
       ...tierBasisStatements(ctx.db, tenantId, isoNow(now), reviewCalendar(now, settings)),
