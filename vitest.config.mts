@@ -88,6 +88,8 @@ const workersProject = defineConfig({
         queueProducers: {
           SETTLEMENT_QUEUE: { queueName: 'loyalty-settlement-test-undelivered' },
           WEBHOOK_QUEUE: { queueName: 'loyalty-webhooks-test-undelivered' },
+          // And the operations consumer (test/operations call it with the import chunks and exports).
+          OPERATIONS_QUEUE: { queueName: 'loyalty-operations-test-undelivered' },
         },
         // wrangler.toml's own limiters are out of reach of any test (1,000,000 per 60 s); test/rate-limits
         // hands the Worker these instead, to reach a limit in a few requests.

@@ -55,6 +55,8 @@ const fields = {
     KV: binding('KV', 'KV namespace'),
     SETTLEMENT_QUEUE: binding('SETTLEMENT_QUEUE', 'queue producer'),
     WEBHOOK_QUEUE: binding('WEBHOOK_QUEUE', 'queue producer'),
+    OPERATIONS_QUEUE: binding('OPERATIONS_QUEUE', 'queue producer'),
+    FILES: binding('FILES', 'R2 bucket'),
     GATEWAY_RATE_LIMITER: binding('GATEWAY_RATE_LIMITER', 'rate limiting ([[ratelimits]])'),
     PORTAL_RATE_LIMITER: binding('PORTAL_RATE_LIMITER', 'rate limiting ([[ratelimits]])'),
     TENANT_RATE_LIMITER: binding('TENANT_RATE_LIMITER', 'rate limiting ([[ratelimits]])'),

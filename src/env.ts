@@ -38,6 +38,10 @@ export type Bindings = {
   SETTLEMENT_QUEUE: Queue<SettlementMessage>;
   /** Carries webhook delivery ids to the webhook consumer of the same Worker. */
   WEBHOOK_QUEUE: Queue<WebhookMessage>;
+  /** Carries import chunks and export jobs to the operations consumer of the same Worker (ids and numbers only). */
+  OPERATIONS_QUEUE: Queue<OperationMessage>;
+  /** R2: uploaded import files, their error files and exported CSVs (docs/OPERATIONS.md). */
+  FILES: R2Bucket;
   /** `true` only in local development and tests: webhook endpoints on loopback/private hosts and plain http. */
   WEBHOOKS_ALLOW_PRIVATE_TARGETS?: string;
   /** wrangler.toml [assets]: the API reference's files (src/routes/docs). Checked where used, not by the config. */
@@ -60,3 +64,9 @@ export type SettlementMessage = { operationId: string };
 
 /** What the webhook queue carries: a delivery id, never a body or a secret. */
 export type WebhookMessage = { deliveryId: string };
+
+/**
+ * What the operations queue carries: which import's chunk of rows to apply (a chunk is a fixed
+ * range of row numbers of the uploaded file), or which export to write. Never a row or a file.
+ */
+export type OperationMessage = { kind: 'import_chunk'; importId: string; chunk: number } | { kind: 'export'; exportId: string };

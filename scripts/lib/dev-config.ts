@@ -10,7 +10,7 @@ import { readWranglerVars } from './wrangler-vars';
 /** Vars `npm run dev` writes into `.dev.vars` when they are missing (scripts/lib/dev-files.ts). */
 const GENERATED = new Set(['AUTH_JWKS', 'API_KEY_ENCRYPTION_KEY', 'WALLET_MNEMONIC', 'RELAYER_PRIVATE_KEY', 'CHAINS', 'CONFIRMATIONS', 'CMS_OIDC_ISSUER', 'CMS_OIDC_CLIENT_ID']);
 /** Bindings come from wrangler.toml tables, not vars: present whenever wrangler.toml declares them. */
-const BINDINGS = { DB: {}, KV: {}, SETTLEMENT_QUEUE: {}, WEBHOOK_QUEUE: {}, GATEWAY_RATE_LIMITER: {}, PORTAL_RATE_LIMITER: {}, TENANT_RATE_LIMITER: {} };
+const BINDINGS = { DB: {}, KV: {}, SETTLEMENT_QUEUE: {}, WEBHOOK_QUEUE: {}, OPERATIONS_QUEUE: {}, FILES: {}, GATEWAY_RATE_LIMITER: {}, PORTAL_RATE_LIMITER: {}, TENANT_RATE_LIMITER: {} };
 
 function remedy(variable: string): string {
   if (variable === 'API_KEY_ENCRYPTION_KEY') return 'delete its line from .dev.vars and run npm run dev again (a fresh key is generated; local API keys made before must be created again)';

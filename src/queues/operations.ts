@@ -1,0 +1,26 @@
+import type { Bindings, OperationMessage } from '../env';
+import { runContext } from '../services/context';
+import { runExport } from '../services/export-jobs';
+import { applyImportChunk } from '../services/import-chunks';
+import { logEvent, reasonOf } from '../services/settlement-log';
+
+/**
+ * The operations queue's consumer: an import's chunk of rows, or an export to write. Both are
+ * safe to run again: a chunk applies each row at most once, an export starts its file over.
+ * Messages of a batch run one after another: each is a long piece of D1 and R2 work.
+ */
+export async function consumeOperationsBatch(batch: MessageBatch<OperationMessage>, env: Bindings): Promise<void> {
+  const ctx = runContext(env);
+  for (const message of batch.messages) {
+    const body = message.body;
+    try {
+      if (body?.kind === 'import_chunk') await applyImportChunk(ctx, env, body);
+      else if (body?.kind === 'export') await runExport(ctx, env, body);
+      else logEvent('warn', 'operations message of no known kind dropped', { id: message.id });
+      message.ack();
+    } catch (error) {
+      logEvent('error', 'operations message failed; retried', { kind: body?.kind, reason: reasonOf(error) });
+      message.retry({ delaySeconds: 5 });
+    }
+  }
+}
