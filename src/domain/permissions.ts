@@ -16,6 +16,10 @@ export const permissions = {
   manage_program_settings: ['super_admin', 'admin'],
   /** Erasing a person and exporting everything held about them (subject access). Admins only. */
   manage_personal_data: ['super_admin', 'admin'],
+  /** Bulk imports and exports of the tenant's data: a whole program's members at once. Admins only. */
+  run_imports_exports: ['super_admin', 'admin'],
+  /** Reading the audit log: who changed what, with before and after values. Admins only. */
+  read_audit_log: ['super_admin', 'admin'],
   manage_super_admins: ['super_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -208,7 +208,7 @@ describe('tenant access', () => {
  * Placeholders: {tenantId} and the resource ids are filled per test; the ids need not exist, since
  * authentication, membership and permission are all decided before the resource is looked up.
  */
-type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' | 'manage_onchain_assets' | 'manage_webhooks' | 'manage_program_settings' | 'manage_personal_data' };
+type PortalRoute = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; needs?: 'edit_program' | 'manage_api_keys' | 'manage_members' | 'manage_onchain_assets' | 'manage_webhooks' | 'manage_program_settings' | 'manage_personal_data' | 'run_imports_exports' | 'read_audit_log' };
 
 const cohortRules = { operator: 'and', predicates: [{ type: 'status', op: 'eq', value: 'active' }] };
 const tierBody = { tier_name: 'Gold', min_xp_threshold: 10, benefits_description: '', color: '', icon: '' };
@@ -290,7 +290,7 @@ const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;
 const urlOf = (route: PortalRoute, tenantId: string) =>
   `/api/v1/tenant/${tenantId}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => `${name}_missing`)}`;
 
-const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'], manage_onchain_assets: ['editor', 'viewer'], manage_webhooks: ['editor', 'viewer'], manage_program_settings: ['editor', 'viewer'], manage_personal_data: ['editor', 'viewer'] } as const;
+const rolesWithout = { edit_program: ['viewer'], manage_api_keys: ['editor', 'viewer'], manage_members: ['editor', 'viewer'], manage_onchain_assets: ['editor', 'viewer'], manage_webhooks: ['editor', 'viewer'], manage_program_settings: ['editor', 'viewer'], manage_personal_data: ['editor', 'viewer'], run_imports_exports: ['editor', 'viewer'], read_audit_log: ['editor', 'viewer'] } as const;
 
 describe('every tenant route', () => {
   it('is in the table above, and the table documents 403 exactly where a role is needed', async () => {

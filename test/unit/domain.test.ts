@@ -181,6 +181,8 @@ describe('permissions', () => {
       manage_webhooks: ['super_admin', 'admin'],
       manage_program_settings: ['super_admin', 'admin'],
       manage_personal_data: ['super_admin', 'admin'],
+      run_imports_exports: ['super_admin', 'admin'],
+      read_audit_log: ['super_admin', 'admin'],
       manage_super_admins: ['super_admin'],
     });
   });
