@@ -64,6 +64,7 @@ export const operations = {
   inviteMember: { method: 'post', path: '/tenant/{tenantId}/members', surface: 'portal' },
   listApiKeys: { method: 'get', path: '/tenant/{tenantId}/api-keys', surface: 'portal' },
   listAttributes: { method: 'get', path: '/tenant/{tenantId}/attributes', surface: 'portal' },
+  listAuditLog: { method: 'get', path: '/tenant/{tenantId}/audit-log', surface: 'portal' },
   listCohortMembers: { method: 'get', path: '/tenant/{tenantId}/cohorts/{cohortId}/members', surface: 'portal' },
   listCohorts: { method: 'get', path: '/tenant/{tenantId}/cohorts', surface: 'portal' },
   listCustomerBalances: { method: 'get', path: '/tenant/{tenantId}/customers/{userId}/balances', surface: 'portal' },

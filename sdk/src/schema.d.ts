@@ -1039,6 +1039,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenant/{tenantId}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log (newest first): who changed what, with before and after values
+         * @description Every successful portal write and every gateway customer or attribute write, recorded in the same D1 transaction as the change. Filters narrow by actor, action (operationId), target and time [from, to). Entries are kept 400 days; no route changes or deletes one. Admins.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gateway/internal-transactions/{internal_transaction_id}": {
         parameters: {
             query?: never;
@@ -2730,6 +2750,8 @@ export interface components {
             point_lots: components["schemas"]["PointLot"][];
             redemptions: components["schemas"]["Redemption"][];
             events: components["schemas"]["Event"][];
+            /** @description The audit log's entries about the customer (changes of its profile and attributes), newest first */
+            audit_log: components["schemas"]["AuditEntry"][];
         };
         CustomerPoints: {
             /**
@@ -2838,6 +2860,46 @@ export interface components {
              * @example 2026-11-21T12:00:00.000Z
              */
             created_at: string;
+        };
+        AuditEntry: {
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            at: string;
+            actor: {
+                /** @enum {string} */
+                type: "account" | "api_key";
+                /** @description The account (portal) or API key (gateway) that made the change */
+                id: string;
+                /** @description The account's email, or the API key's key_id, when the change was made */
+                label: string;
+            };
+            /**
+             * @description The operationId of the route that made the change
+             * @example updateReward
+             */
+            action: string;
+            target: {
+                /** @example reward */
+                type: string;
+                id: string;
+            };
+            /**
+             * @description Each changed field as [before, after], values as stored (null: none). Secrets show "[redacted]"; the personal values of an erased customer "[erased]". A created target lists every field it was given, a deleted one every field it had; `attr.<key>` fields are attribute values.
+             * @example {
+             *       "title": [
+             *         "Mug",
+             *         "Big mug"
+             *       ]
+             *     }
+             */
+            changes: {
+                [key: string]: unknown[];
+            };
+            /** @description The X-Request-Id of the request that made the change */
+            request_id: string;
         };
         Eligibility: {
             eligible: boolean;
@@ -11884,6 +11946,128 @@ export interface operations {
             };
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                actor_id?: string;
+                action?: string;
+                target_id?: string;
+                /** @description Entries at or after this instant */
+                from?: string;
+                /** @description Entries before this instant */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["AuditEntry"][];
+                            total_count: number;
+                            page: number;
+                            limit: number;
+                            total_pages: number;
+                            has_next_page: boolean;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

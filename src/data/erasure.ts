@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, like, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { eraseFromAuditLog } from './audit-log';
 import { customerAttributeValues, customers, idempotencyRecords, redemptions, webhookEvents } from '../db/schema';
 
 /**
@@ -37,7 +38,9 @@ function personsWebhookEvents(db: Database, tenantId: string, customerId: string
  * Everything else that held the person's data: attribute values (their cohorts are re-evaluated by
  * the triggers), webhook bodies already rendered with the customer (rendered again, erased, by the
  * next attempt or replay), and stored idempotent responses that show it (the key is forgotten; at
- * most a day of the tenant's gateway writes is read: records live 24 hours).
+ * most a day of the tenant's gateway writes is read: records live 24 hours). Last, the audit log's
+ * entries about the customer lose the person's values, those the erasure's own entry recorded
+ * before it included (the triggers wrote it by then).
  */
 export function erasureStatements(db: Database, tenantId: string, customerId: string, now: string) {
   return [
@@ -45,5 +48,6 @@ export function erasureStatements(db: Database, tenantId: string, customerId: st
     db.delete(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenantId), eq(customerAttributeValues.userId, customerId))),
     db.update(webhookEvents).set({ payload: null }).where(personsWebhookEvents(db, tenantId, customerId)),
     db.delete(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenantId), sql`instr(${idempotencyRecords.responseBody}, ${customerId}) > 0`)),
+    eraseFromAuditLog(db, tenantId, customerId),
   ] as const;
 }

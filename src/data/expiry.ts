@@ -15,3 +15,19 @@ export async function deleteExpiredRows(db: Database, table: SQLiteTable, expire
   const result = await db.delete(table).where(inArray(sql`rowid`, expired));
   return result.meta.changes;
 }
+
+/** Rows per DELETE: small enough that one statement never holds D1's write lock for long. */
+const BATCH_SIZE = 500;
+/** Cap per run and table; whatever is left is taken by the next run (the purges are hourly). */
+const MAX_BATCHES = 100;
+
+/** Runs `deleteBatch` until it removes less than a full batch, or the cap; returns how many rows went. */
+export async function purgeInBatches(deleteBatch: (limit: number) => Promise<number>): Promise<number> {
+  let deleted = 0;
+  for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
+    const removed = await deleteBatch(BATCH_SIZE);
+    deleted += removed;
+    if (removed < BATCH_SIZE) break;
+  }
+  return deleted;
+}

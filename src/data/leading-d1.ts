@@ -1,3 +1,5 @@
+import { ridingStatement, wrappedDatabase } from './riding-statements';
+
 /**
  * A D1 binding whose first round trip is led by statements the handler never wrote.
  *
@@ -31,10 +33,6 @@
  *   rebuilt from the batch's rows (objects) exactly as Drizzle does for its own batches.
  * - Once refused, every further call fails with the same refusal.
  */
-const REAL = Symbol('the statement this binding wraps');
-
-type Wrapped = D1PreparedStatement & { [REAL]: D1PreparedStatement };
-
 export type Leader = {
   /** For a batch that may write: statements that fail it (rolling it back) unless the request may go on. */
   write: readonly D1PreparedStatement[];
@@ -133,40 +131,12 @@ export class LeadingD1 {
     return result as D1Result<Record<string, unknown>>;
   }
 
-  #wrapStatement(real: D1PreparedStatement, sql: string): Wrapped {
-    this.#sqlOf.set(real, sql);
-    const wrapped = {
-      [REAL]: real,
-      bind: (...values: unknown[]) => this.#wrapStatement(real.bind(...values), sql),
-      first: async (column?: string) => {
-        const result = await this.#throughLeader(real);
-        if (!result) return column === undefined ? real.first() : real.first(column);
-        const row = result.results[0] ?? null;
-        return column === undefined || row === null ? row : (row[column] ?? null);
-      },
-      run: async () => (await this.#throughLeader(real)) ?? real.run(),
-      all: async () => (await this.#throughLeader(real)) ?? real.all(),
-      raw: async (options?: { columnNames?: boolean }) => {
-        const result = await this.#throughLeader(real);
-        if (!result) return options?.columnNames ? real.raw({ columnNames: true }) : real.raw();
-        const values = result.results.map((row) => Object.values(row));
-        return options?.columnNames ? [Object.keys(result.results[0] ?? {}), ...values] : values;
-      },
-    };
-    return wrapped as unknown as Wrapped;
-  }
-
   #wrapDatabase(): D1Database {
-    // One layer: a LeadingD1 over another one's binding unwraps its own statements, the inner one its.
-    const unwrap = (statement: D1PreparedStatement) => (statement as Partial<Wrapped>)[REAL] ?? statement;
-    const database = {
-      prepare: (query: string) => this.#wrapStatement(this.d1.prepare(query), query),
-      batch: (statements: D1PreparedStatement[]) => this.#batch(statements.map(unwrap)),
-      // Not used by request handlers: passed through.
-      exec: (query: string) => this.d1.exec(query),
-      withSession: (constraint?: string) => this.d1.withSession(constraint),
-      dump: () => this.d1.dump(),
-    };
-    return database as unknown as D1Database;
+    const ride = (statement: D1PreparedStatement) => this.#throughLeader(statement);
+    return wrappedDatabase(
+      this.d1,
+      (query) => ridingStatement(this.d1.prepare(query), ride, (statement) => this.#sqlOf.set(statement, query)),
+      (statements) => this.#batch(statements),
+    );
   }
 }

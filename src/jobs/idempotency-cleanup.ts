@@ -1,25 +1,10 @@
 import type { Database } from '../db/client';
 import { gatewaySignatureUses, idempotencyRecords } from '../db/schema';
-import { deleteExpiredRows } from '../data/expiry';
+import { deleteExpiredRows, purgeInBatches } from '../data/expiry';
 import { isoNow } from '../lib/time';
 
-/** Rows per DELETE: small enough that one statement never holds D1's write lock for long. */
-const BATCH_SIZE = 500;
-/** Cap per run and table; whatever is left is taken by the next run (the job is hourly). */
-const MAX_BATCHES = 100;
 /** How far the clocks of the cron and of a gateway location may disagree. */
 const CLOCK_SKEW_MARGIN_MS = 60_000;
-
-/** Runs `deleteBatch` until it removes less than a full batch, or the cap; returns how many rows went. */
-async function purgeInBatches(deleteBatch: (limit: number) => Promise<number>): Promise<number> {
-  let deleted = 0;
-  for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
-    const removed = await deleteBatch(BATCH_SIZE);
-    deleted += removed;
-    if (removed < BATCH_SIZE) break;
-  }
-  return deleted;
-}
 
 /**
  * Deletes the gateway's expired replay state: idempotency records past `expires_at` (replays end

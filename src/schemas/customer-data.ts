@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { attributeValueEntrySchema } from './attribute';
+import { auditEntrySchema } from './audit-log';
 import { customerAssetBalanceSchema, internalWalletSchema } from './balance';
 import { dateTime } from './common';
 import { customerSchema } from './customer';
@@ -25,6 +26,7 @@ export const customerDataSchema = z
     point_lots: z.array(pointLotSchema),
     redemptions: z.array(redemptionSchema),
     events: z.array(eventSchema),
+    audit_log: z.array(auditEntrySchema).openapi({ description: "The audit log's entries about the customer (changes of its profile and attributes), newest first" }),
   })
   .openapi('CustomerData');
 

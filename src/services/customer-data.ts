@@ -6,6 +6,7 @@ import type { CustomerDataView } from '../schemas/customer-data';
 import type { CustomerView } from '../schemas/customer';
 import { toInternalWalletView } from '../views/balance';
 import type { ServiceContext } from './context';
+import { auditEntriesAbout } from './audit-log';
 import { getCustomerAttributes } from './customer-attributes';
 import { listCustomerBalances } from './customer-balances';
 import { getCustomerPoints, listPointLots } from './customer-points';
@@ -42,7 +43,7 @@ async function everything<T>(list: (params: { page: number; limit: number }) => 
 /** Subject access: every record held about the customer, each as the API shows it, in one document. */
 export async function exportCustomerData(ctx: ServiceContext, customerId: string): Promise<CustomerDataView> {
   const customer = await getCustomer(ctx, customerId);
-  const [attributes, points, onchainBalances, transactions, lots, redemptions, events, [cohorts, wallets]] = await Promise.all([
+  const [attributes, points, onchainBalances, transactions, lots, redemptions, events, auditEntries, [cohorts, wallets]] = await Promise.all([
     getCustomerAttributes(ctx, customerId),
     getCustomerPoints(ctx, customerId),
     everything((params) => listCustomerBalances(ctx, customerId, params)),
@@ -50,6 +51,7 @@ export async function exportCustomerData(ctx: ServiceContext, customerId: string
     everything((params) => listPointLots(ctx, customerId, params)),
     everything((params) => listRedemptions(ctx, { ...params, user_id: customerId })),
     everything((params) => listEvents(ctx, { ...params, user_id: customerId })),
+    everything((params) => auditEntriesAbout(ctx, customerId, params)),
     ctx.db.batch([customerCohortsQuery(ctx.db, ctx.tenantId, customerId), customerWalletsQuery(ctx.db, ctx.tenantId, customerId)]),
   ]);
   return {
@@ -64,5 +66,6 @@ export async function exportCustomerData(ctx: ServiceContext, customerId: string
     point_lots: lots,
     redemptions,
     events,
+    audit_log: auditEntries,
   };
 }

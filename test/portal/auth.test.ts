@@ -282,6 +282,7 @@ const portalRoutes: PortalRoute[] = [
   { method: 'POST', path: '/webhook-endpoints/{id}/rotate-secret', needs: 'manage_webhooks' },
   { method: 'GET', path: '/webhook-endpoints/{id}/deliveries', needs: 'manage_webhooks' },
   { method: 'POST', path: '/webhook-endpoints/{id}/deliveries/{deliveryId}/replay', needs: 'manage_webhooks' },
+  { method: 'GET', path: '/audit-log', needs: 'read_audit_log' },
 ];
 
 const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;

@@ -1,5 +1,6 @@
 import { createRouter } from '../openapi';
 import type { GatewayEnv } from '../../app-env';
+import { auditWrites } from '../../middleware/audit';
 import { gatewayAuth } from '../../middleware/gateway-auth';
 import { idempotency } from '../../middleware/idempotency';
 import { dispatchWebhooksAfterWrites } from '../../middleware/webhook-dispatch';
@@ -36,6 +37,8 @@ export function gatewayApp() {
   // Every POST/PUT/PATCH/DELETE below runs at most once per X-Idempotency-Key.
   app.use('*', idempotency());
   app.use('*', dispatchWebhooksAfterWrites<GatewayEnv>((c) => c.get('gatewayAuth').tenantId));
+  // The audit log of customer and attribute writes (domain/audit.ts), after the claim: it leads, the audit context follows.
+  app.use('*', auditWrites(app, (c) => ({ type: 'api_key', id: c.get('gatewayAuth').apiKeyId, label: c.get('gatewayAuth').keyId }), (c) => c.get('gatewayAuth').tenantId));
   // Last: the services' context takes the request's database as the key guard and the claim left it.
   app.use('*', provideServices<GatewayEnv>((c) => c.get('gatewayAuth').tenantId));
   registerGatewayInternalTransactionGet(app);

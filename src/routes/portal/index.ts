@@ -1,5 +1,6 @@
 import { createRouter } from '../openapi';
 import type { PortalEnv } from '../../app-env';
+import { auditWrites } from '../../middleware/audit';
 import { authenticateMember, type Redispatch } from '../../middleware/portal-auth';
 import { limitPerAccount } from '../../middleware/rate-limit';
 import { provideServices } from '../../middleware/services';
@@ -16,6 +17,7 @@ import { registerMembersDelete } from './members.delete';
 import { registerMembersList } from './members.list';
 import { registerMembersUpdate } from './members.update';
 import { registerAttributesCreate } from './attributes.create';
+import { registerAuditLogList } from './audit-log.list';
 import { registerAttributesDelete } from './attributes.delete';
 import { registerAttributesList } from './attributes.list';
 import { registerCohortMembersList } from './cohort-members.list';
@@ -83,6 +85,15 @@ export function portalApp(redispatch: Redispatch) {
   // Counted per account once it is known a member: a non-member's 404 spends no budget.
   app.use('*', requireWellFormedTenantId, authenticateMember(redispatch), limitPerAccount());
   app.use('*', dispatchWebhooksAfterWrites<PortalEnv>((c) => c.get('portalAuth').tenant.id));
+  // The audit log of every write (domain/audit.ts): over the database the membership check left.
+  app.use(
+    '*',
+    auditWrites(
+      app,
+      (c) => ({ type: 'account', id: c.get('account').id, label: c.get('account').email }),
+      (c) => c.get('portalAuth').tenant.id,
+    ),
+  );
   // Last: the services' context takes the request's database as the membership check left it.
   app.use('*', provideServices<PortalEnv>((c) => c.get('portalAuth').tenant.id));
   registerMembersList(app);
@@ -153,5 +164,6 @@ export function portalApp(redispatch: Redispatch) {
   registerWebhookEndpointsRotateSecret(app);
   registerWebhookDeliveriesList(app);
   registerWebhookDeliveriesReplay(app);
+  registerAuditLogList(app);
   return app;
 }

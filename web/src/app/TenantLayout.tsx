@@ -18,6 +18,7 @@ const sections: { to: NonNullable<LinkProps['to']>; label: string; needs?: Permi
   // Endpoints and delivery logs send tenant data out: the API shows them to admins only.
   { to: '/t/$tenantId/webhooks', label: 'Webhooks', needs: 'manage_webhooks' },
   { to: '/t/$tenantId/program-settings', label: 'Program settings' },
+  { to: '/t/$tenantId/audit-log', label: 'Audit log', needs: 'read_audit_log' },
 ];
 
 /** /t/$tenantId: the caller's membership decides the role every screen below respects. */
