@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser';
 import { earningScenarios } from './scenarios-earning';
+import { operationsScenarios } from './scenarios-operations';
 import { pointsScenarios } from './scenarios-points';
 import { sessionRenews } from './scenarios-oidc';
 import { APPEAR_MS, navigate, newPage, present, visit } from './support';
@@ -215,6 +216,7 @@ export const programScenarios: Array<[string, (world: World) => Promise<void>]> 
   ['create and revoke an API key', apiKeyCreateAndRevoke],
   ...earningScenarios,
   ...pointsScenarios,
+  ...operationsScenarios,
   ['a viewer sees no write controls', viewerSeesNoWriteControls],
   ['the CMS renews its session before the token expires, and uses the new token', sessionRenews],
   ["sign out, which ends the dev sign-in's session too", signOut],

@@ -16,7 +16,7 @@ const column = columnHelper<Entry>();
 /** A datetime-local value (the browser's time zone) as the instant the API takes; empty is no filter. */
 const instant = (local: FormDataEntryValue | null) => (typeof local === 'string' && local ? new Date(local).toISOString() : undefined);
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
-const shown = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
+const shown = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' && value !== '' ? value : JSON.stringify(value));
 
 function FilterForm({ onApply }: { onApply: (filters: Filters) => void }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
