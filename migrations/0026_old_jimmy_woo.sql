@@ -1,1 +1,0 @@
-ALTER TABLE `import_jobs` ADD `chunk_rows` integer NOT NULL;
