@@ -31,6 +31,8 @@ export async function readUpload(kind: ImportKind, body: ReadableStream<Uint8Arr
   const file = fileWriter(files, key, 'text/csv');
   const digest = new crypto.DigestStream('SHA-256');
   const hash = digest.getWriter();
+  // Settled either way: a refused upload aborts the digest, and nothing else awaits it then.
+  const sha256 = digest.digest.then(hex, () => '');
   // Fatal: a byte sequence that is not UTF-8 refuses the file rather than becoming U+FFFD in a name.
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let bytes = 0;
@@ -47,9 +49,9 @@ export async function readUpload(kind: ImportKind, body: ReadableStream<Uint8Arr
   let attributeKeys: string[] = [];
   let rows = 0;
   const offsets: number[] = [];
+  const records = body.pipeThrough(meter).pipeThrough(parse({ ...CSV_OPTIONS, info: true }) as unknown as TransformStream<Uint8Array, Parsed>);
+  const reader = records.getReader();
   try {
-    const records = body.pipeThrough(meter).pipeThrough(parse({ ...CSV_OPTIONS, info: true }) as unknown as TransformStream<Uint8Array, Parsed>);
-    const reader = records.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       const { record, info } = next.value;
       if (!columns) {
@@ -67,10 +69,10 @@ export async function readUpload(kind: ImportKind, body: ReadableStream<Uint8Arr
     await hash.close();
     await file.close();
   } catch (error) {
-    await Promise.allSettled([file.abort(), hash.abort()]);
+    await Promise.allSettled([reader.cancel(error), file.abort(), hash.abort()]);
     throw refusal(error);
   }
-  return { sha256: hex(await digest.digest), bytes, columns, attributeKeys, rows, offsets };
+  return { sha256: await sha256, bytes, columns, attributeKeys, rows, offsets };
 }
 
 const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `The file exceeds ${MAX_IMPORT_BYTES} bytes (50 MiB)`);
