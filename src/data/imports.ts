@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { importChunks, importErrors, importJobs, type ImportJob, type ImportKind } from '../db/schema';
 import { offsetOf, type PageParams } from '../lib/paging';
@@ -147,4 +147,42 @@ export function filesDeletedStatement(db: Database, tenantId: string, importId: 
     .update(importJobs)
     .set({ fileKey: null, errorFileKey: null, filesDeletedAt: now })
     .where(and(eq(importJobs.id, importId), eq(importJobs.tenantId, tenantId)));
+}
+
+/** Jobs of every tenant still queued or running with no progress since `before` (the hourly resume). */
+export function stalledImportJobsQuery(db: Database, before: string, limit: number) {
+  return db
+    .select()
+    .from(importJobs)
+    .where(and(or(eq(importJobs.status, 'queued'), eq(importJobs.status, 'running')), lt(importJobs.updatedAt, before)))
+    .limit(limit);
+}
+
+/** The chunks of a job applied so far. */
+export function appliedChunksQuery(db: Database, tenantId: string, importId: string) {
+  return db
+    .select({ chunk: importChunks.chunk })
+    .from(importChunks)
+    .where(and(eq(importChunks.importId, importId), eq(importChunks.tenantId, tenantId)));
+}
+
+/** Marks a stalled job as resumed now, so the next hourly run leaves it an hour to progress. */
+export function touchImportJobStatement(db: Database, tenantId: string, importId: string, now: string) {
+  return db
+    .update(importJobs)
+    .set({ updatedAt: now })
+    .where(and(eq(importJobs.id, importId), eq(importJobs.tenantId, tenantId)));
+}
+
+/** Keeps a job's first `kept` row errors (what the job shows) once its error file is deleted. */
+export function trimImportErrorsStatement(db: Database, tenantId: string, importId: string, kept: number) {
+  const keptRows = db
+    .select({ row: importErrors.row })
+    .from(importErrors)
+    .where(and(eq(importErrors.importId, importId), eq(importErrors.tenantId, tenantId)))
+    .orderBy(asc(importErrors.row))
+    .limit(kept);
+  return db
+    .delete(importErrors)
+    .where(and(eq(importErrors.importId, importId), eq(importErrors.tenantId, tenantId), notInArray(importErrors.row, keptRows)));
 }

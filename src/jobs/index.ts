@@ -10,6 +10,7 @@ import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
 import { applyPendingRecomputes } from '../services/cohort-recomputes';
 import { enqueueDueDeliveries } from '../services/webhook-deliveries';
 import { runLotJobs } from '../services/point-jobs';
+import { purgeImportFiles, resumeStalledImports } from '../services/import-retention';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
@@ -24,7 +25,12 @@ export const cronJobs: Record<string, Job[]> = {
     (env) => runLotJobs(runContext(env)),
     (env) => enqueueDueDeliveries(runContext(env), env.WEBHOOK_QUEUE),
   ],
-  '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB)],
+  '0 * * * *': [
+    (env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)),
+    (env) => refreshQueryStatistics(env.DB),
+    (env) => purgeImportFiles(runContext(env), env.FILES),
+    (env) => resumeStalledImports(runContext(env), env.OPERATIONS_QUEUE),
+  ],
 };
 
 /** The Worker's `scheduled` handler: runs the jobs of the cron that fired; one failing job does not stop the others. */
