@@ -19,4 +19,5 @@ export const keys = {
   earningRules: (tenantId: string) => ['t', tenantId, 'earning-rules'] as const,
   events: (tenantId: string) => ['t', tenantId, 'events'] as const,
   programSettings: (tenantId: string) => ['t', tenantId, 'program-settings'] as const,
+  imports: (tenantId: string) => ['t', tenantId, 'imports'] as const,
 };
