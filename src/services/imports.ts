@@ -12,6 +12,7 @@ import type { ImportJobView } from '../schemas/import';
 import { toImportJobView } from '../views/import-job';
 import type { ServiceContext } from './context';
 import { readUpload } from './import-upload';
+import { logEvent, reasonOf } from './settlement-log';
 
 export type CreateImportInput = { kind: ImportKind; body: ReadableStream<Uint8Array>; accountId: string };
 type Operations = Queue<OperationMessage>;
@@ -58,7 +59,8 @@ export async function createImport(ctx: ServiceContext, input: CreateImportInput
       if (!first) throw new Error('import job neither inserted nor found');
       return { job: await jobView(ctx, first), created: false };
     }
-    await sendChunks(queue, created);
+    // The job and its file exist from here on: chunks not sent now are sent by the hourly resume.
+    await sendChunks(queue, created).catch((error: unknown) => logEvent('warn', 'import chunks not sent; the hourly job sends them', { importId: created.id, reason: reasonOf(error) }));
     return { job: toImportJobView(created, []), created: true };
   } catch (error) {
     await files.delete(key);
