@@ -44,7 +44,11 @@ const route = createRoute({
   request: {
     params: tenantParams,
     query: importKindQuery,
-    body: { required: true, description: 'The CSV file', content: { 'text/csv': { schema: z.string().openapi({ format: 'binary' }) } } },
+    body: {
+      required: true,
+      description: 'The CSV file',
+      content: { 'text/csv': { schema: z.string().openapi({ format: 'binary', example: 'external_id,email,attr.favorite_drink\r\nmember-1,jane@example.com,flat white\r\n' }) } },
+    },
   },
   responses: {
     200: okResponse(importJobSchema, 'The job of the same file and kind, made before'),
