@@ -14,6 +14,7 @@ import { sequential } from './lib/load';
 import { measureRounds, measureScale, soak, type Log, type Servers } from './lib/measure';
 import { parseBenchOptions, type BenchOptions } from './lib/options';
 import { migrate, prepareFresh, startBaseline, startWorker } from './lib/prepare';
+import { IMPORTS, measureImports } from './lib/imports';
 import { stopAll, stopEverythingOnExit } from './lib/processes';
 import { writeReport, type Report } from './lib/report';
 import { baselineRequests, workerRoutes, type Route } from './lib/routes';
@@ -79,7 +80,9 @@ async function main(): Promise<void> {
   log(`Worker ${servers.worker} (log ${paths.workerLog}), baseline ${servers.baseline}`);
   await runCronsOnce(servers.worker);
 
-  const routes = workerRoutes(manifest, token, options.only);
+  // `imports` is a measurement of its own, not a route: `--only imports` measures it alone.
+  const routeNames = options.only.filter((name) => name !== IMPORTS);
+  const routes = options.only.length > 0 && routeNames.length === 0 ? [] : workerRoutes(manifest, token, routeNames);
   const report: Report = { failures: await smokeCheck(routes, servers, manifest) };
   if (options.scaleRequests > 0) {
     log(`single-request latency: ${options.scaleRequests} sequential requests per route on each tenant…`);
@@ -98,6 +101,10 @@ async function main(): Promise<void> {
       seconds: options.duration,
       log,
     });
+  }
+  if (options.only.length === 0 || options.only.includes(IMPORTS)) {
+    log(`imports: ${options.importRows.toLocaleString('en')} customers, then their opening balances, through the queue, against a bare batched insert…`);
+    report.imports = await measureImports(servers, manifest.tenants.large, token, options.importRows, log);
   }
   if (options.soak) {
     log(`soak: ${options.soakSeconds} s at ${options.soakConnections} connections over every route…`);

@@ -14,6 +14,7 @@ import { registerWebhookEvents } from './routes/webhooks/events';
 import { createRouter } from './routes/openapi';
 import { withImpliedStatuses, withRequestIdHeader } from './routes/openapi-document';
 import { portalApp } from './routes/portal';
+import { IMPORT_UPLOAD_PATH } from './routes/portal/imports.create';
 import { SERVICE_VERSION } from './routes/platform/info';
 
 export const API_PREFIX = '/api/v1';
@@ -40,7 +41,7 @@ function buildApp() {
   // API reference (its page, its files, the document), which reads no variable and which they and
   // partners read meanwhile (docs/decisions/0064-api-reference-offline.md).
   const checkConfig = requireConfig({ exempt: [`${API_PREFIX}/info`, `${API_PREFIX}/openapi.json`, DOCS_URL, `${DOCS_URL}/*`] });
-  api.use('*', initRequest, rejectUnsupportedMethods(() => app.routes), checkConfig, limitBody, limitJsonNesting);
+  api.use('*', initRequest, rejectUnsupportedMethods(() => app.routes), checkConfig, limitBody({ uploads: [IMPORT_UPLOAD_PATH] }), limitJsonNesting);
 
   // Rate limited per account like the portal (src/middleware/rate-limit.ts), one budget for both.
   // `/tenants/*` also matches `/tenants` itself: a second pattern would authenticate and count twice.

@@ -69,4 +69,4 @@ export type WebhookMessage = { deliveryId: string };
  * What the operations queue carries: which import's chunk of rows to apply (a chunk is a fixed
  * range of row numbers of the uploaded file), or which export to write. Never a row or a file.
  */
-export type OperationMessage = { kind: 'import_chunk'; importId: string; chunk: number } | { kind: 'export'; exportId: string };
+export type OperationMessage = { kind: 'import_chunk'; tenantId: string; importId: string; chunk: number } | { kind: 'export'; exportId: string };

@@ -7,12 +7,55 @@
  * - `GET /read/{id}`: signed, one internal transaction by primary key;
  * - `POST /insert`: signed, one row inserted, shaped like an `xp_earn` transaction, into a table of
  *   its own (primary key only): a bare insert, which the schema's indexes and triggers leave alone.
+ * - `POST /bulk/customers`, `POST /bulk/balances`: the bare batched insert the imports are measured
+ *   against: a JSON array of the rows an import file carries, inserted into tables of their own
+ *   (primary key only) in D1 batches of BULK_BATCH_ROWS rows, a customer with its attribute values,
+ *   a balance as one credit row. Unsigned: one request carries thousands of rows.
  */
 // Only D1's type: Request and Response are the standard ones, so this file type-checks with the bench (tsconfig.node.json).
 import type { D1Database } from '@cloudflare/workers-types/2023-07-01/index.ts';
 
 type Env = { DB: D1Database; BENCH_KEY_ID: string; BENCH_SECRET: string; SIGNATURE_TOLERANCE_SECONDS: string };
 type InsertBody = { tenant_id: string; user_id: string; amount: string; order_id: string };
+type BulkCustomer = { external_id: string; email: string; username: string; country_code: string; status: string; attributes: Record<string, string> };
+type BulkBalance = { external_id: string; amount: string; notes: string };
+
+/** Rows per D1 batch: an import's chunk. */
+const BULK_BATCH_ROWS = 100;
+const BULK_TABLES = [
+  `CREATE TABLE IF NOT EXISTS bench_customers (id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, external_id TEXT NOT NULL, email TEXT, username TEXT,
+    country_code TEXT, status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS bench_attribute_values (id TEXT PRIMARY KEY, customer_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, created_at TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS bench_credits (id TEXT PRIMARY KEY, external_id TEXT NOT NULL, amount INTEGER NOT NULL, notes TEXT, created_at TEXT NOT NULL)`,
+];
+let bulkTables: Promise<unknown> | undefined;
+const bareId = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
+
+/** The statements of one row of an import file, written out as plainly as SQL allows. */
+function bulkStatements(db: D1Database, kind: string, row: BulkCustomer | BulkBalance, now: string) {
+  if (kind === 'balances') {
+    const balance = row as BulkBalance;
+    return [db.prepare('INSERT INTO bench_credits (id, external_id, amount, notes, created_at) VALUES (?, ?, ?, ?, ?)').bind(bareId('itx'), balance.external_id, Number(balance.amount), balance.notes, now)];
+  }
+  const customer = row as BulkCustomer;
+  const id = bareId('cus');
+  return [
+    db.prepare('INSERT INTO bench_customers (id, tenant_id, external_id, email, username, country_code, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .bind(id, 'bench', customer.external_id, customer.email, customer.username, customer.country_code, customer.status, now, now),
+    ...Object.entries(customer.attributes).map(([key, value]) =>
+      db.prepare('INSERT INTO bench_attribute_values (id, customer_id, key, value, created_at) VALUES (?, ?, ?, ?, ?)').bind(bareId('val'), id, key, value, now),
+    ),
+  ];
+}
+
+async function bulkInsert(db: D1Database, kind: string, rows: (BulkCustomer | BulkBalance)[]): Promise<void> {
+  bulkTables ??= db.batch(BULK_TABLES.map((statement) => db.prepare(statement)));
+  await bulkTables;
+  const now = new Date().toISOString();
+  for (let start = 0; start < rows.length; start += BULK_BATCH_ROWS) {
+    await db.batch(rows.slice(start, start + BULK_BATCH_ROWS).flatMap((row) => bulkStatements(db, kind, row, now)));
+  }
+}
 
 const encoder = new TextEncoder();
 const BENCH_TABLE = `CREATE TABLE IF NOT EXISTS bench_inserts (id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, user_id TEXT, type TEXT NOT NULL,
@@ -68,6 +111,12 @@ export default {
         .bind(id, input.tenant_id, input.user_id, Number(input.amount), JSON.stringify({ order_id: input.order_id }), now, now)
         .run();
       return json(201, { success: true, data: { id } });
+    }
+    const bulk = /^\/bulk\/(customers|balances)$/.exec(url.pathname);
+    if (request.method === 'POST' && bulk?.[1]) {
+      const rows: (BulkCustomer | BulkBalance)[] = await request.json();
+      await bulkInsert(env.DB, bulk[1], rows);
+      return json(201, { success: true, data: { rows: rows.length } });
     }
     return json(404, { success: false, error: { code: 'NOT_FOUND' } });
   },

@@ -19,12 +19,15 @@ export type BenchOptions = {
   soakConnections: number;
   /** Keep the state directory (secrets, loaded D1, tenants) of the previous run instead of rebuilding it. */
   reuse: boolean;
-  /** Only these routes (comma-separated names, e.g. `gateway-xp,portal-top-countries`); all when empty. */
+  /** Only these routes (comma-separated names, e.g. `gateway-xp,portal-top-countries`); all when empty. `imports` is the imports measurement. */
   only: string[];
+  /** Rows of each imported file (customers, then their opening balances) in the `imports` measurement. */
+  importRows: number;
 };
 
 const USAGE = `npm run bench -- [--customers 100000] [--small 1000] [--connections 16] [--duration 10] [--rounds 3]
-                  [--scale-requests 30] [--soak] [--soak-seconds 120] [--soak-connections 64] [--reuse] [--only a,b]`;
+                  [--scale-requests 30] [--soak] [--soak-seconds 120] [--soak-connections 64] [--reuse] [--only a,b]
+                  [--import-rows 100000]`;
 
 function wholeNumber(name: string, raw: string, min: number): number {
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`--${name} must be a whole number >= ${min} (got "${raw}")\n${USAGE}`);
@@ -46,6 +49,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       'soak-connections': { type: 'string', default: '64' },
       reuse: { type: 'boolean', default: false },
       only: { type: 'string', default: '' },
+      'import-rows': { type: 'string', default: '100000' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -65,5 +69,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     soakConnections: wholeNumber('soak-connections', values['soak-connections'], 1),
     reuse: values.reuse,
     only: values.only.split(',').map((name) => name.trim()).filter(Boolean),
+    importRows: wholeNumber('import-rows', values['import-rows'], 100),
   };
 }

@@ -9,6 +9,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/lib/dev-files';
 import { median, type LoadResult } from './load';
+import { IMPORT_WINDOW, type ImportRun } from './imports';
 import type { Rounds, ScaleRow } from './measure';
 import type { BenchOptions } from './options';
 import { RESULTS_DIR } from './state';
@@ -106,7 +107,29 @@ function header(options: BenchOptions): string[] {
   ];
 }
 
-export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; failures: string[] };
+/** An import's rate may be no less than this share of the bare batched insert's (issue 24). */
+export const IMPORT_TARGET = 0.3;
+/** The last window's rate may be no less than this share of the first's: "a flat rate". */
+export const IMPORT_FLATNESS = 0.8;
+
+function importsTable(runs: ImportRun[], misses: string[]): string[] {
+  const lines = [
+    `| file | rows | rows/s | baseline rows/s | ratio | target | first ${IMPORT_WINDOW.toLocaleString('en')} rows/s | last ${IMPORT_WINDOW.toLocaleString('en')} rows/s | last/first | failed rows | pass/fail |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const run of runs) {
+    const rate = run.rows / run.seconds;
+    const baseline = run.rows / run.baselineSeconds;
+    const ratio = rate / baseline;
+    const flat = run.lastRate / run.firstRate;
+    const pass = ratio >= IMPORT_TARGET && flat >= IMPORT_FLATNESS && run.rowsFailed === 0;
+    if (!pass) misses.push(`imports ${run.kind} ${fixed(ratio, 2)}x (last/first ${fixed(flat, 2)})`);
+    lines.push(`| ${run.kind} | ${run.rows.toLocaleString('en')} | ${fixed(rate)} | ${fixed(baseline)} | ${fixed(ratio, 2)}x | >= ${IMPORT_TARGET}x, last/first >= ${IMPORT_FLATNESS} | ${fixed(run.firstRate)} | ${fixed(run.lastRate)} | ${fixed(flat, 2)} | ${run.rowsFailed} | ${verdict(pass)} |`);
+  }
+  return lines;
+}
+
+export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; imports?: ImportRun[]; failures: string[] };
 
 /** The whole report as markdown; also written to bench/results/latest.md. Returns the text and the misses. */
 export function writeReport(report: Report, options: BenchOptions): { text: string; misses: string[] } {
@@ -115,6 +138,7 @@ export function writeReport(report: Report, options: BenchOptions): { text: stri
   if (report.failures.length > 0) lines.push('', '## Routes that did not answer 2xx before the measurement', '', ...report.failures.map((f) => `- ${f}`));
   if (report.rounds) lines.push('', '## Throughput against the bare baseline (tenant "large")', '', ...throughputTable(report.rounds, misses));
   if (report.scale) lines.push('', '## Single-request latency, "small" against "large" (medians)', '', ...scaleTable(report.scale, options, misses));
+  if (report.imports) lines.push('', '## Imports through the queue against a bare batched insert (tenant "large")', '', ...importsTable(report.imports, misses));
   if (report.soak) lines.push('', '## Soak', '', ...soakLines(report.soak, options, misses));
   lines.push('', misses.length === 0 ? 'All targets met.' : `**MISS** (${misses.length}): ${misses.join('; ')}`);
   const text = `${lines.join('\n')}\n`;

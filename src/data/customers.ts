@@ -5,7 +5,7 @@ import { customers, internalWallets, type Customer, type CustomerStatus } from '
 import type { PageParams } from '../lib/paging';
 import { completionWhen } from './response-with-write';
 import type { Slots } from './reusable-statements';
-import { nextSequenceValueStatement } from './sequences';
+import { nextSequenceValueStatement, reserveSequenceValuesStatement } from './sequences';
 import { listTotalQuery, newestFirstPage } from './tenant-counts';
 
 export type CustomerFilters = { externalId?: string; email?: string; status?: CustomerStatus };
@@ -42,6 +42,8 @@ export type CustomerProfile = Partial<Pick<Customer, 'email' | 'username' | 'cou
 
 export type NewCustomer = CustomerProfile & {
   id: string;
+  /** Active unless given (an import brings its members' statuses). */
+  status?: CustomerStatus;
   tenantId: string;
   externalId: string;
   wallet: { id: string; address: string; derivationIndex: number };
@@ -58,6 +60,19 @@ export function walletIndexForNewCustomer(db: Database, tenantId: string, extern
   return nextSequenceValueStatement(db, CUSTODIAL_WALLET_SEQUENCE, notExists(customerByExternalIdQuery(db, tenantId, externalId)));
 }
 
+/** Takes `count` custodial wallet derivation indexes at once (an import's new customers): its RETURNING row is the last. */
+export function reserveWalletIndexesStatement(db: Database, count: number) {
+  return reserveSequenceValuesStatement(db, CUSTODIAL_WALLET_SEQUENCE, count);
+}
+
+/** The tenant's customers among `externalIds` (one JSON value bound, whatever their number). */
+export function customersByExternalIdsQuery(db: Database, tenantId: string, externalIds: readonly string[]) {
+  return db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.tenantId, tenantId), sql`${customers.externalId} in (select value from json_each(${JSON.stringify(externalIds)}))`));
+}
+
 /** The row newCustomerStatements(db, input, now) writes, to render its view before the batch runs. */
 export function newCustomerRow(input: NewCustomer, now: string): Customer {
   return {
@@ -67,7 +82,7 @@ export function newCustomerRow(input: NewCustomer, now: string): Customer {
     email: input.email ?? null,
     username: input.username ?? null,
     countryCode: input.countryCode ?? null,
-    status: 'active',
+    status: input.status ?? 'active',
     xpBalance: 0,
     lifetimeXp: 0,
     // Under earned_in_period a trigger holds the tier 0 XP places (src/db/sql/tier-retention.sql): the same tier, no review date.
@@ -156,10 +171,15 @@ export const storedIfCustomerShows = completionWhen((db, $: Slots<CustomerShown>
 
 /** Moves the status only if it is still `from` (a concurrent change makes this return false). */
 export async function moveCustomerStatus(db: Database, tenantId: string, id: string, from: CustomerStatus, to: CustomerStatus, now: string) {
-  const rows = await db
+  const rows = await statusMoveStatement(db, tenantId, id, from, to, now);
+  return rows.length > 0;
+}
+
+/** The status move as a statement for a batch: RETURNING the id, none when the status was no longer `from`. */
+export function statusMoveStatement(db: Database, tenantId: string, id: string, from: CustomerStatus, to: CustomerStatus, now: string) {
+  return db
     .update(customers)
     .set({ status: to, updatedAt: now })
     .where(and(eq(customers.id, id), eq(customers.tenantId, tenantId), eq(customers.status, from)))
     .returning({ id: customers.id });
-  return rows.length > 0;
 }

@@ -227,3 +227,11 @@ function reusableCustomerGuard(statuses: readonly CustomerStatus[]) {
 export function isCustomerRejected(error: unknown): boolean {
   return violatesCheck(error, 'customer_not_eligible');
 }
+
+/** Which of `operationIds` the tenant's XP token mirror wrote (read in the entries' batch, to hand them to settlement). */
+export function mirrorOperationsQuery(db: Database, tenantId: string, operationIds: readonly string[]) {
+  return db
+    .select({ id: onchainOperations.id })
+    .from(onchainOperations)
+    .where(and(eq(onchainOperations.tenantId, tenantId), sql`${onchainOperations.id} in (select value from json_each(${JSON.stringify(operationIds)}))`));
+}

@@ -16,3 +16,15 @@ export function nextSequenceValueStatement(db: Database, name: string, onlyIf: S
     .onConflictDoUpdate({ target: sequences.name, set: { value: sql`${sequences.value} + 1` } })
     .returning({ value: sequences.value });
 }
+
+/**
+ * Takes the next `count` values of a sequence at once (a batch's worth of new rows): RETURNING the
+ * last, so the values are `last - count + 1` to `last`. The same atomic statement as above.
+ */
+export function reserveSequenceValuesStatement(db: Database, name: string, count: number) {
+  return db
+    .insert(sequences)
+    .values({ name, value: count - 1 })
+    .onConflictDoUpdate({ target: sequences.name, set: { value: sql`${sequences.value} + ${count}` } })
+    .returning({ value: sequences.value });
+}

@@ -60,6 +60,14 @@ export const auditedTables = {
     json: ['event_types'],
   },
   webhook_deliveries: { targetType: 'webhook_delivery', targetId: 'id', skip: bookkeeping, secrets: [], json: [] },
+  /** What was uploaded (its rows are applied later by the queue, under the import's entry). */
+  import_jobs: {
+    targetType: 'import',
+    targetId: 'id',
+    skip: [...bookkeeping, 'file_key', 'chunk_offsets', 'chunk_rows', 'chunks_total', 'chunks_done', 'rows_ok', 'rows_failed', 'error_file_key', 'completed_at', 'files_deleted_at'],
+    secrets: [],
+    json: ['columns'],
+  },
 } as const satisfies Record<string, AuditedTable>;
 
 export type AuditedTableName = keyof typeof auditedTables;
@@ -106,6 +114,7 @@ export const auditedOperations: Record<string, readonly AuditedTableName[]> = {
   deleteWebhookEndpoint: ['webhook_endpoints'],
   rotateWebhookEndpointSecret: ['webhook_endpoints'],
   replayWebhookDelivery: ['webhook_deliveries'],
+  createImport: ['import_jobs'],
 };
 
 /** Portal POSTs that change nothing, so the audit log has nothing to record of them. */

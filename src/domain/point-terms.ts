@@ -13,11 +13,12 @@ export type LotTerms = { availableAt: string; expiresAt: string | null; noticeAt
 type TermSettings = Pick<ProgramSettings, 'timezone' | 'pointsPendingPeriod' | 'pointsValidity' | 'pointsExpiryRounding' | 'pointsExpiryNotice'>;
 type ExpiryRounding = ProgramSettings['pointsExpiryRounding'];
 
-/** When a credit made at `now` becomes spendable, expires and is announced, under the tenant's settings. */
-export function lotTerms(now: Date, settings: TermSettings): LotTerms {
+/** When a credit made at `now` becomes spendable, expires (at `expiry` when it brings one) and is announced, under the tenant's settings. */
+export function lotTerms(now: Date, settings: TermSettings, expiry?: Date): LotTerms {
   const { timezone, pointsPendingPeriod, pointsValidity, pointsExpiryNotice } = settings;
   const availableAt = pointsPendingPeriod ? addDuration(now, pointsPendingPeriod, timezone) : now;
-  const expiresAt = pointsValidity ? roundUpExpiry(addDuration(availableAt, pointsValidity, timezone), settings.pointsExpiryRounding, timezone) : null;
+  // `expiry`: an expiry the credit brings with it (an imported opening balance), in place of the settings'.
+  const expiresAt = expiry ?? (pointsValidity ? roundUpExpiry(addDuration(availableAt, pointsValidity, timezone), settings.pointsExpiryRounding, timezone) : null);
   // A notice longer than the points' spendable life goes out when they become spendable, not before.
   const noticeAt = expiresAt && pointsExpiryNotice ? laterOf(subtractDuration(expiresAt, pointsExpiryNotice, timezone), availableAt) : null;
   return { availableAt: availableAt.toISOString(), expiresAt: expiresAt?.toISOString() ?? null, noticeAt: noticeAt?.toISOString() ?? null };

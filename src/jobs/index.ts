@@ -11,6 +11,7 @@ import { applyPendingRecomputes } from '../services/cohort-recomputes';
 import { enqueueDueDeliveries } from '../services/webhook-deliveries';
 import { runLotJobs } from '../services/point-jobs';
 import { purgeExpiredAuditEntries } from '../services/audit-log';
+import { purgeImportFiles, resumeStalledImports } from '../services/import-retention';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
@@ -29,6 +30,8 @@ export const cronJobs: Record<string, Job[]> = {
     (env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)),
     (env) => refreshQueryStatistics(env.DB),
     (env) => purgeExpiredAuditEntries(runContext(env)),
+    (env) => purgeImportFiles(runContext(env), env.FILES),
+    (env) => resumeStalledImports(runContext(env), env.OPERATIONS_QUEUE),
   ],
 };
 

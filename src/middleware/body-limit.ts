@@ -5,13 +5,30 @@ import { MAX_JSON_DEPTH, TOO_DEEP, tooDeepField } from '../lib/json-bounds';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** 413 for bodies over 64 KiB, whether or not Content-Length is sent. */
-export const limitBody = bodyLimit({
+const limit64KiB = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
     throw new ApiError('PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY_BYTES} bytes`);
   },
 });
+
+export type LimitBodyOptions = {
+  /** POST paths that take a file and enforce their own, larger limit while they stream it (the app names them). Default none. */
+  uploads?: readonly RegExp[];
+};
+
+/**
+ * 413 for bodies over 64 KiB, whether or not Content-Length is sent; a POST to an `uploads` path
+ * passes untouched (the body is read, into memory, only by this limit otherwise).
+ *
+ * @example api.use('*', limitBody({ uploads: [/^\/api\/v1\/tenant\/[^/]+\/imports$/] }))
+ */
+export function limitBody({ uploads = [] }: LimitBodyOptions = {}) {
+  return createMiddleware(async function limitBody(c, next) {
+    if (c.req.method === 'POST' && uploads.some((path) => path.test(c.req.path))) return next();
+    return limit64KiB(c, next);
+  });
+}
 
 /**
  * Deepest nesting inside one top-level field of a JSON body that reaches anything past this guard.

@@ -1,3 +1,4 @@
+import { configOf } from '../config';
 import type { Bindings, OperationMessage } from '../env';
 import { runContext } from '../services/context';
 import { runExport } from '../services/export-jobs';
@@ -14,7 +15,7 @@ export async function consumeOperationsBatch(batch: MessageBatch<OperationMessag
   for (const message of batch.messages) {
     const body = message.body;
     try {
-      if (body?.kind === 'import_chunk') await applyImportChunk(ctx, env, body);
+      if (body?.kind === 'import_chunk') await applyImportChunk(ctx, body, { files: env.FILES, walletMnemonic: walletMnemonicOf(env) });
       else if (body?.kind === 'export') await runExport(ctx, env, body);
       else logEvent('warn', 'operations message of no known kind dropped', { id: message.id });
       message.ack();
@@ -23,4 +24,11 @@ export async function consumeOperationsBatch(batch: MessageBatch<OperationMessag
       message.retry({ delaySeconds: 5 });
     }
   }
+}
+
+/** The custodial wallets' seed from the checked configuration (a misconfigured Worker retries the chunk). */
+function walletMnemonicOf(env: Bindings): string {
+  const result = configOf(env);
+  if (!result.ok) throw new Error('the service is misconfigured');
+  return result.config.WALLET_MNEMONIC;
 }

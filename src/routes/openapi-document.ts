@@ -45,7 +45,9 @@ export function impliedStatuses(method: string, operation: Operation): Implied[]
   }
   if (locations.has('path')) implied.push({ status: 404, because: 'NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours)' });
   if (locations.has('path') || locations.has('query')) implied.push({ status: 422, because: 'VALIDATION_FAILED for a path or query parameter outside its schema' });
-  if (write) implied.push({ status: 413, because: 'PAYLOAD_TOO_LARGE for a body over 64 KiB' });
+  // A file upload (a CSV body) states its own limit and media type.
+  const fileBody = operation.requestBody !== undefined && 'content' in operation.requestBody && 'text/csv' in operation.requestBody.content;
+  if (write && !fileBody) implied.push({ status: 413, because: 'PAYLOAD_TOO_LARGE for a body over 64 KiB' });
   if (jsonBody) {
     implied.push({ status: 400, because: 'MALFORMED_REQUEST when the body is not valid JSON' });
     implied.push({ status: 415, because: 'UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json' });

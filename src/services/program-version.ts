@@ -48,7 +48,7 @@ async function confirmed<T>(ctx: ServiceContext, cached: TenantRules | undefined
   }
 }
 
-/** The times of a lot credited at `now` under the cached settings. */
-export function creditTimes(rules: TenantRules, now: Date): LotTimes {
-  return lotTimes(lotTerms(now, rules.settings), isoNow(now));
+/** The times of a lot credited at `now` under the cached settings (expiring at `expiry` when given). */
+export function creditTimes(rules: TenantRules, now: Date, expiry?: Date): LotTimes {
+  return lotTimes(lotTerms(now, rules.settings, expiry), isoNow(now));
 }

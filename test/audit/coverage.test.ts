@@ -3,6 +3,7 @@ import { auditedOperations, unauditedWrites } from '../../src/domain/audit';
 import { call, type JsonResponse } from '../support/http';
 import { createCustomerViaApi } from '../support/customers';
 import { customerWithXp, insertAsset, insertReward, redeem } from '../support/rewards';
+import { uploadCsv } from '../support/imports';
 import { createEndpoint, deliveriesOf } from '../support/webhooks';
 import { addMember, createTenant, createTestApiKey, portalCall, type TestApiKey, type TestMember, type TestTenant } from '../support/world';
 import { entriesOf } from './support';
@@ -64,6 +65,7 @@ const steps: Step[] = [
   { operationId: 'rotateWebhookEndpointSecret', run: () => post(`/webhook-endpoints/${w.ids.endpoint}/rotate-secret`), target: named('endpoint') },
   { operationId: 'replayWebhookDelivery', run: () => post(`/webhook-endpoints/${w.ids.deliveryEndpoint}/deliveries/${w.ids.delivery}/replay`), target: named('delivery') },
   { operationId: 'deleteWebhookEndpoint', run: () => del(`/webhook-endpoints/${w.ids.endpoint}`), target: named('endpoint') },
+  { operationId: 'createImport', run: () => uploadCsv(owner(), w.tenant.id, 'customers', 'external_id,email\nshop-audit,audit@example.com\n'), target: created },
   { operationId: 'eraseCustomer', run: () => post(`/customers/${w.customerId}/erase`), target: customer },
 ];
 

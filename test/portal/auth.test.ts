@@ -283,6 +283,10 @@ const portalRoutes: PortalRoute[] = [
   { method: 'GET', path: '/webhook-endpoints/{id}/deliveries', needs: 'manage_webhooks' },
   { method: 'POST', path: '/webhook-endpoints/{id}/deliveries/{deliveryId}/replay', needs: 'manage_webhooks' },
   { method: 'GET', path: '/audit-log', needs: 'read_audit_log' },
+  { method: 'GET', path: '/imports', needs: 'run_imports_exports' },
+  { method: 'POST', path: '/imports', needs: 'run_imports_exports' },
+  { method: 'GET', path: '/imports/{importId}', needs: 'run_imports_exports' },
+  { method: 'GET', path: '/imports/{importId}/errors', needs: 'run_imports_exports' },
 ];
 
 const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;

@@ -11,3 +11,4 @@ export * from './webhooks';
 export * from './program';
 export * from './points';
 export * from './audit';
+export * from './imports';

@@ -1159,3 +1159,78 @@ BEGIN
       SELECT o.key, o.value FROM json_each(audit_log.changes) o
         WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
 END;
+--> statement-breakpoint
+CREATE TRIGGER `audit_import_jobs_insert` AFTER INSERT ON `import_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',import_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'import', NEW.id,
+    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+      'kind', json(iif(NEW.kind IS NOT NULL, json_array(NULL, NEW.kind), NULL)),
+      'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL)),
+      'file_sha256', json(iif(NEW.file_sha256 IS NOT NULL, json_array(NULL, NEW.file_sha256), NULL)),
+      'file_bytes', json(iif(NEW.file_bytes IS NOT NULL, json_array(NULL, NEW.file_bytes), NULL)),
+      'columns', json(iif(NEW.columns IS NOT NULL, json_array(NULL, json(NEW.columns)), NULL)),
+      'rows_total', json(iif(NEW.rows_total IS NOT NULL, json_array(NULL, NEW.rows_total), NULL)),
+      'created_by', json(iif(NEW.created_by IS NOT NULL, json_array(NULL, NEW.created_by), NULL))))
+      WHERE type <> 'null'),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',import_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+CREATE TRIGGER `audit_import_jobs_update` AFTER UPDATE ON `import_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',import_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'import', NEW.id,
+    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+      'kind', json(iif(OLD.kind IS NOT NEW.kind, json_array(OLD.kind, NEW.kind), NULL)),
+      'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL)),
+      'file_sha256', json(iif(OLD.file_sha256 IS NOT NEW.file_sha256, json_array(OLD.file_sha256, NEW.file_sha256), NULL)),
+      'file_bytes', json(iif(OLD.file_bytes IS NOT NEW.file_bytes, json_array(OLD.file_bytes, NEW.file_bytes), NULL)),
+      'columns', json(iif(OLD.columns IS NOT NEW.columns, json_array(json(OLD.columns), json(NEW.columns)), NULL)),
+      'rows_total', json(iif(OLD.rows_total IS NOT NEW.rows_total, json_array(OLD.rows_total, NEW.rows_total), NULL)),
+      'created_by', json(iif(OLD.created_by IS NOT NEW.created_by, json_array(OLD.created_by, NEW.created_by), NULL))))
+      WHERE type <> 'null'),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',import_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+CREATE TRIGGER `audit_import_jobs_delete` AFTER DELETE ON `import_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',import_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'import', OLD.id,
+    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+      'kind', json(iif(OLD.kind IS NOT NULL, json_array(OLD.kind, NULL), NULL)),
+      'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL)),
+      'file_sha256', json(iif(OLD.file_sha256 IS NOT NULL, json_array(OLD.file_sha256, NULL), NULL)),
+      'file_bytes', json(iif(OLD.file_bytes IS NOT NULL, json_array(OLD.file_bytes, NULL), NULL)),
+      'columns', json(iif(OLD.columns IS NOT NULL, json_array(json(OLD.columns), NULL), NULL)),
+      'rows_total', json(iif(OLD.rows_total IS NOT NULL, json_array(OLD.rows_total, NULL), NULL)),
+      'created_by', json(iif(OLD.created_by IS NOT NULL, json_array(OLD.created_by, NULL), NULL))))
+      WHERE type <> 'null'),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',import_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;

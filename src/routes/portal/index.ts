@@ -75,6 +75,10 @@ import { registerWebhookEndpointsDelete } from './webhook-endpoints.delete';
 import { registerWebhookEndpointsRotateSecret } from './webhook-endpoints.rotate-secret';
 import { registerWebhookDeliveriesList } from './webhook-deliveries.list';
 import { registerWebhookDeliveriesReplay } from './webhook-deliveries.replay';
+import { registerImportsCreate } from './imports.create';
+import { registerImportsErrors } from './imports.errors';
+import { registerImportsGet } from './imports.get';
+import { registerImportsList } from './imports.list';
 
 /**
  * The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant.
@@ -165,5 +169,9 @@ export function portalApp(redispatch: Redispatch) {
   registerWebhookDeliveriesList(app);
   registerWebhookDeliveriesReplay(app);
   registerAuditLogList(app);
+  registerImportsList(app);
+  registerImportsCreate(app);
+  registerImportsGet(app);
+  registerImportsErrors(app);
   return app;
 }

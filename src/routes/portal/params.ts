@@ -67,3 +67,6 @@ export const earningRuleParams = tenantParams.extend({ id: pathId('id', 'The ear
 
 /** `{id}` of the event routes. */
 export const eventParams = tenantParams.extend({ id: pathId('id', 'The event id') });
+
+/** `{importId}` of the import routes. */
+export const importParams = tenantParams.extend({ importId: pathId('importId', 'The import id (`imp_...`)') });

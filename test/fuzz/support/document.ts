@@ -21,6 +21,8 @@ export type Operation = {
   surface: Surface;
   parameters: Parameter[];
   body?: JsonSchema;
+  /** A file body (text/csv): the document's example, sent as the valid body. */
+  file?: string;
   /** Documented statuses and the JSON schema of each body. */
   responses: Map<number, JsonSchema | undefined>;
   /** Each documented status's description (they name the codes, and the header an error is about). */
@@ -30,7 +32,11 @@ export type Operation = {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-const jsonContent = z.looseObject({ 'application/json': z.looseObject({ schema: jsonSchemaSchema }) });
+/** A JSON body's schema, or a file sent or answered as is (an import's CSV, its error file), which the fuzzer neither sends nor reads. */
+const content = z.looseObject({
+  'application/json': z.looseObject({ schema: jsonSchemaSchema }).optional(),
+  'text/csv': z.looseObject({ schema: z.looseObject({ example: z.string().optional() }) }).optional(),
+});
 const operationSchema = z.looseObject({
   security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
   parameters: z
@@ -44,14 +50,19 @@ const operationSchema = z.looseObject({
       }),
     )
     .optional(),
-  requestBody: z.looseObject({ required: z.boolean().optional(), content: jsonContent }).optional(),
-  responses: z.record(z.string().regex(/^\d{3}$/), z.looseObject({ description: z.string(), content: jsonContent.optional() })),
+  requestBody: z.looseObject({ required: z.boolean().optional(), content }).optional(),
+  responses: z.record(z.string().regex(/^\d{3}$/), z.looseObject({ description: z.string(), content: content.optional() })),
 });
 const documentSchema = z.looseObject({
   paths: z.record(z.string(), z.looseObject(Object.fromEntries(METHODS.map((method) => [method, operationSchema.optional()])))),
   components: z.looseObject({ schemas: z.record(z.string(), jsonSchemaSchema) }),
 });
 type DocumentOperation = z.infer<typeof operationSchema>;
+
+/** The JSON body's schema of a content map; none for a file. */
+function jsonSchemaOf(media: z.infer<typeof content> | undefined): JsonSchema | undefined {
+  return media?.['application/json']?.schema;
+}
 
 function surfaceOf(path: string, op: DocumentOperation): Surface {
   if (!op.security?.length) return 'public';
@@ -92,8 +103,9 @@ export async function loadOperations(): Promise<{ operations: Operation[]; resol
         path: `${API_PREFIX}${path}`,
         surface: surfaceOf(path, op),
         parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, schema: p.schema, description: p.description })),
-        body: op.requestBody?.content['application/json'].schema,
-        responses: new Map(Object.entries(op.responses).map(([status, response]) => [Number(status), response.content?.['application/json'].schema])),
+        body: jsonSchemaOf(op.requestBody?.content),
+        file: op.requestBody?.content['text/csv']?.schema.example,
+        responses: new Map(Object.entries(op.responses).map(([status, response]) => [Number(status), jsonSchemaOf(response.content)])),
         descriptions: new Map(Object.entries(op.responses).map(([status, response]) => [Number(status), response.description])),
         route,
       });

@@ -57,7 +57,8 @@ function validParameters(parameters: Parameter[], ctx: SchemaContext): fc.Arbitr
 export function validParts(op: Operation, ctx: SchemaContext): fc.Arbitrary<Parts> {
   // Valid bodies stay within the body limit; the `oversized` kind is the one over it.
   const withinLimit = (json: unknown) => byteLength(JSON.stringify(json)) <= MAX_BODY_BYTES;
-  const body = op.body ? validValue(op.body, ctx).filter(withinLimit).map((json): RequestBody => ({ json })) : fc.constant(undefined);
+  const file: RequestBody | undefined = op.file === undefined ? undefined : { raw: op.file, contentType: 'text/csv' };
+  const body = op.body ? validValue(op.body, ctx).filter(withinLimit).map((json): RequestBody => ({ json })) : fc.constant(file);
   return fc.record({
     params: validParameters(parametersIn(op, 'path'), ctx),
     query: validParameters(parametersIn(op, 'query'), ctx),

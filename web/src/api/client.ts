@@ -9,6 +9,8 @@ import type { Portal } from './types';
 
 type Result<D> = { data?: { data: D } | undefined; error?: unknown; response: Response };
 type Outcome = { data?: object | undefined; error?: unknown; response: Response };
+/** A file's answer: its body as openapi-fetch parsed it (`parseAs: 'blob'`). */
+type FileOutcome = { data?: unknown; error?: unknown; response: Response };
 
 export type ApiOptions = {
   /** The current access token ('' when signed out). */
@@ -24,6 +26,14 @@ export type Api = {
   call: <D>(pending: Promise<Result<D>>) => Promise<D>;
   /** For operations whose success carries no data (`DELETE .../members/{id}`): resolves, or throws ApiFailure. */
   send: (pending: Promise<Outcome>) => Promise<void>;
+  /** For operations that answer a file (`parseAs: 'blob'`): the file, or a thrown ApiFailure. */
+  file: (pending: Promise<FileOutcome>) => Promise<Blob>;
+  /**
+   * Sends a file as the body of a POST to `path` (under /api/v1) with XMLHttpRequest, whose upload
+   * events fetch does not offer: `onProgress` gets the share sent (0 to 1). The success envelope's
+   * `data`, or a thrown ApiFailure, as `call`.
+   */
+  upload: <D>(path: string, file: Blob, onProgress: (sent: number) => void) => Promise<D>;
 };
 
 export function apiBaseUrl(): string {
@@ -44,9 +54,44 @@ export function createApi(options: ApiOptions): Api {
     if (result.error !== undefined || !result.data) throw new ApiFailure(result.response, result.error);
     return result as R & { data: NonNullable<R['data']> };
   }
+  async function upload<D>(path: string, file: Blob, onProgress: (sent: number) => void): Promise<D> {
+    const response = await sendWithProgress(`${apiBaseUrl()}${path}`, file, options.token(), onProgress);
+    const body: unknown = await response.json().catch(() => undefined);
+    if (response.status === 401) options.onUnauthenticated();
+    if (!response.ok) throw new ApiFailure(response, body);
+    return (body as { data: D }).data;
+  }
   return {
     portal,
     call: async (pending) => (await settle(pending)).data.data,
     send: async (pending) => void (await settle(pending)),
+    file: async (pending) => {
+      const result = await pending;
+      if (result.response.status === 401) options.onUnauthenticated();
+      if (result.error !== undefined || !(result.data instanceof Blob)) throw new ApiFailure(result.response, result.error);
+      return result.data;
+    },
+    upload,
   };
+}
+
+/** A POST of `file` through XMLHttpRequest, answered as a Response once complete. */
+function sendWithProgress(url: string, file: Blob, token: string, onProgress: (sent: number) => void): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', url);
+    request.setRequestHeader('Authorization', `Bearer ${token}`);
+    request.setRequestHeader('Content-Type', file.type || 'text/csv');
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    request.onload = () => {
+      const headers = new Headers();
+      const requestId = request.getResponseHeader('x-request-id');
+      if (requestId) headers.set('x-request-id', requestId);
+      resolve(new Response(request.responseText, { status: request.status, headers }));
+    };
+    request.onerror = () => reject(new TypeError('The upload could not reach the API.'));
+    request.send(file);
+  });
 }

@@ -5,6 +5,7 @@ import { CustomersList } from '../screens/customers/CustomersList';
 
 import { ApiKeys } from '../screens/admin/ApiKeys';
 import { AuditLog } from '../screens/admin/AuditLog';
+import { Imports } from '../screens/admin/Imports';
 import { Members } from '../screens/admin/Members';
 import { WebhookPage, Webhooks } from '../screens/admin/Webhooks';
 import { EarningRules } from '../screens/earning/EarningRules';
@@ -49,5 +50,6 @@ export function tenantRoutes(parent: typeof tenantRoute) {
     createRoute({ getParentRoute: () => parent, path: 'webhooks', component: Webhooks }),
     createRoute({ getParentRoute: () => parent, path: 'webhooks/$endpointId', component: WebhookPage }),
     createRoute({ getParentRoute: () => parent, path: 'audit-log', component: AuditLog }),
+    createRoute({ getParentRoute: () => parent, path: 'imports', component: Imports }),
   ] as const;
 }

@@ -20,4 +20,5 @@ export const keys = {
   events: (tenantId: string) => ['t', tenantId, 'events'] as const,
   programSettings: (tenantId: string) => ['t', tenantId, 'program-settings'] as const,
   auditLog: (tenantId: string) => ['t', tenantId, 'audit-log'] as const,
+  imports: (tenantId: string) => ['t', tenantId, 'imports'] as const,
 };

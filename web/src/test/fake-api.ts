@@ -9,7 +9,9 @@ import type { ErrorEnvelope } from '../api/types';
 export const ORIGIN = 'http://cms.test';
 export const ISSUER = 'https://id.test';
 type SuccessData<Id extends OperationId> = NonNullable<OperationResult<Id>['data']> extends { data: infer D } ? D : never;
-type Answer<Id extends OperationId> = { status?: number; data: SuccessData<Id> } | { status: number; error: ErrorEnvelope };
+type Answer<Id extends OperationId> = { status?: number; data: SuccessData<Id> } | { status: number; error: ErrorEnvelope } | FileAnswer;
+/** A file the API answers as is (the error file of an import), not in the envelope. */
+type FileAnswer = { file: string; type: string };
 type Handler<Id extends OperationId> = (request: Request, params: Record<string, string>, body: unknown) => Answer<Id>;
 type Route = { method: string; pattern: RegExp; names: string[]; handler: Handler<OperationId> };
 
@@ -77,16 +79,65 @@ export class FakeNetwork {
     const url = new URL(request.url);
     if (url.origin === ISSUER) return this.provider(url);
     const text = request.body ? await request.text() : '';
-    const body: unknown = text ? JSON.parse(text) : undefined;
+    // A JSON body as a value; a file (an import's CSV) as its text.
+    const body: unknown = text && /json/.test(request.headers.get('content-type') ?? 'application/json') ? JSON.parse(text) : text || undefined;
     this.sent.push({ method: request.method, path: url.pathname, query: url.searchParams, body, authorization: request.headers.get('authorization') });
     for (const route of this.routes) {
       const match = route.method === request.method ? route.pattern.exec(url.pathname) : null;
       if (!match) continue;
       const params = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
       const answer = route.handler(request, params, body);
+      if ('file' in answer) return new Response(answer.file, { status: 200, headers: { 'content-type': answer.type } });
       return 'error' in answer ? json(answer.status, answer.error, answer.error.error.request_id) : json(answer.status ?? 200, { success: true, data: answer.data });
     }
     const missing = envelope('NOT_FOUND', `No fake for ${request.method} ${url.pathname}`);
     return json(404, missing, missing.error.request_id);
+  };
+
+  /**
+   * XMLHttpRequest as the CMS uses it for uploads (open, setRequestHeader, upload.onprogress,
+   * onload, send), answered by this network's `fetch`; the upload reports half, then all of the body.
+   */
+  readonly XMLHttpRequest = fakeXhr(this.fetch);
+}
+
+function fakeXhr(send: (request: Request) => Promise<Response>) {
+  return class FakeXhr {
+    readonly upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    status = 0;
+    responseText = '';
+    private method = 'GET';
+    private url = '';
+    private readonly headers = new Headers();
+    private answered = new Headers();
+
+    open(method: string, url: string) {
+      this.method = method;
+      this.url = url;
+    }
+
+    setRequestHeader(name: string, value: string) {
+      this.headers.set(name, value);
+    }
+
+    getResponseHeader(name: string) {
+      return this.answered.get(name);
+    }
+
+    send(body: Blob) {
+      const total = body.size;
+      for (const loaded of [Math.floor(total / 2), total]) this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+      void send(new Request(new URL(this.url, ORIGIN), { method: this.method, headers: this.headers, body })).then(
+        async (response) => {
+          this.status = response.status;
+          this.answered = response.headers;
+          this.responseText = await response.text();
+          this.onload?.();
+        },
+        () => this.onerror?.(),
+      );
+    }
   };
 }

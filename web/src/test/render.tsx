@@ -11,6 +11,7 @@ export type Redirects = { urls: string[] };
 
 export function fakeBrowser(network: FakeNetwork): { session: Session; redirects: Redirects } {
   vi.stubGlobal('fetch', network.fetch);
+  vi.stubGlobal('XMLHttpRequest', network.XMLHttpRequest);
   const redirects: Redirects = { urls: [] };
   const navigator: INavigator = {
     prepare: async () => ({

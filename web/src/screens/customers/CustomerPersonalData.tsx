@@ -3,6 +3,7 @@ import type { Customer } from '../../api/types';
 import { useApi, useTenant } from '../../context/providers';
 import { Dialog } from '../../components/Dialog';
 import { Button, Field } from '../../components/ui';
+import { saveFile } from '../../lib/download';
 import { useAction } from '../../lib/forms';
 import { keys } from '../../lib/keys';
 
@@ -13,12 +14,7 @@ import { keys } from '../../lib/keys';
 
 /** Saves `data` as a JSON file the browser downloads. */
 function saveJson(fileName: string, data: unknown): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  URL.revokeObjectURL(url);
+  saveFile(fileName, new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
 }
 
 function EraseDialog({ customer, onClose }: { customer: Customer; onClose: () => void }) {

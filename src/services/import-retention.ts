@@ -1,0 +1,53 @@
+import {
+  appliedChunksQuery,
+  filesDeletedStatement,
+  jobsWithExpiredFilesQuery,
+  stalledImportJobsQuery,
+  touchImportJobStatement,
+  trimImportErrorsStatement,
+} from '../data/imports';
+import { JOB_ERRORS_SHOWN } from '../domain/imports';
+import type { OperationMessage } from '../env';
+import { isoNow } from '../lib/time';
+import type { RunContext } from './context';
+import { sendChunks } from './imports';
+
+/** Days an import's files (the upload and the error file) stay in R2 after it finished (docs/OPERATIONS.md). */
+export const IMPORT_FILE_RETENTION_DAYS = 30;
+
+/** A job with no progress for this long has lost a message (a send that failed, a chunk dead-lettered). */
+const STALLED_MS = 60 * 60 * 1000;
+
+/** Jobs handled per hourly run (the next run takes the rest). */
+const PER_RUN = 100;
+
+/**
+ * Hourly: deletes the files of imports finished more than IMPORT_FILE_RETENTION_DAYS ago (the
+ * upload holds the people it imported; the error file their rows' problems). The job stays with its
+ * counts and its first row errors; `errors_url` becomes null.
+ */
+export async function purgeImportFiles({ db, now }: RunContext, files: R2Bucket): Promise<number> {
+  const before = isoNow(new Date(now().getTime() - IMPORT_FILE_RETENTION_DAYS * 86_400_000));
+  const jobs = await jobsWithExpiredFilesQuery(db, before, PER_RUN);
+  for (const job of jobs) {
+    const keys = [job.fileKey, job.errorFileKey].filter((key): key is string => key !== null);
+    if (keys.length > 0) await files.delete(keys);
+    await db.batch([filesDeletedStatement(db, job.tenantId, job.id, isoNow(now())), trimImportErrorsStatement(db, job.tenantId, job.id, JOB_ERRORS_SHOWN)]);
+  }
+  return jobs.length;
+}
+
+/**
+ * Hourly: sends again the chunks not yet applied of imports that made no progress for an hour. A
+ * chunk applied meanwhile is applied once all the same (its marker), so sending too much is safe.
+ */
+export async function resumeStalledImports({ db, now }: RunContext, queue: Queue<OperationMessage>): Promise<number> {
+  const jobs = await stalledImportJobsQuery(db, isoNow(new Date(now().getTime() - STALLED_MS)), PER_RUN);
+  for (const job of jobs) {
+    const applied = new Set((await appliedChunksQuery(db, job.tenantId, job.id)).map((row) => row.chunk));
+    const missing = Array.from({ length: job.chunksTotal }, (_, chunk) => chunk).filter((chunk) => !applied.has(chunk));
+    await sendChunks(queue, job, missing);
+    await touchImportJobStatement(db, job.tenantId, job.id, isoNow(now()));
+  }
+  return jobs.length;
+}

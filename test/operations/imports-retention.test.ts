@@ -1,0 +1,63 @@
+import { env } from 'cloudflare:test';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { importErrors, importJobs } from '../../src/db/schema';
+import type { OperationMessage } from '../../src/env';
+import { runContext } from '../../src/services/context';
+import { IMPORT_FILE_RETENTION_DAYS, purgeImportFiles, resumeStalledImports } from '../../src/services/import-retention';
+import { chunkMessages, createImportJob, deliverOperations, getImportJob, runImport } from '../support/imports';
+import { createTenant, db } from '../support/world';
+
+/** Retention of an import's files, and the hourly resume of an import that lost a message (docs/OPERATIONS.md). */
+
+const DAY_MS = 86_400_000;
+
+/** A queue that records what is sent to it. */
+function recordingQueue() {
+  const sent: OperationMessage[] = [];
+  const queue = {
+    send: async (body: OperationMessage) => void sent.push(body),
+    sendBatch: async (messages: Iterable<{ body: OperationMessage }>) => void sent.push(...[...messages].map((message) => message.body)),
+  } as unknown as Queue<OperationMessage>;
+  return { queue, sent };
+}
+
+describe('import retention', () => {
+  it(`deletes the upload and the error file ${IMPORT_FILE_RETENTION_DAYS} days after the import finished, keeping the job and its first errors`, async () => {
+    const tenant = await createTenant();
+    const bad = Array.from({ length: 130 }, () => ',');
+    const job = await createImportJob(tenant.owner, tenant.id, 'customers', ['external_id', 'kept-1', ...bad, ''].join('\n'));
+    const done = await runImport(tenant.owner, tenant.id, job.id);
+    expect(done).toMatchObject({ rows_ok: 1, rows_failed: 130, errors_url: expect.any(String) });
+    const [row] = await db().select().from(importJobs).where(eq(importJobs.id, job.id));
+    const keys = [row!.fileKey!, row!.errorFileKey!];
+    expect(await Promise.all(keys.map(async (key) => (await env.FILES.head(key)) !== null))).toEqual([true, true]);
+
+    const at = (days: number) => runContext(env, { db: db(), now: () => new Date(Date.parse(done.completed_at!) + days * DAY_MS) });
+    await purgeImportFiles(at(IMPORT_FILE_RETENTION_DAYS - 1), env.FILES);
+    expect(await env.FILES.head(keys[0]!)).not.toBeNull();
+    await purgeImportFiles(at(IMPORT_FILE_RETENTION_DAYS + 1), env.FILES);
+    expect(await Promise.all(keys.map((key) => env.FILES.head(key)))).toEqual([null, null]);
+    const after = await getImportJob(tenant.owner, tenant.id, job.id);
+    expect(after).toEqual({ ...done, errors_url: null });
+    expect(await db().select().from(importErrors).where(and(eq(importErrors.importId, job.id), eq(importErrors.tenantId, tenant.id)))).toHaveLength(100);
+  });
+});
+
+describe('stalled imports', () => {
+  it('sends again, after an hour without progress, the chunks not yet applied; they apply once', async () => {
+    const tenant = await createTenant();
+    const rows = Array.from({ length: 250 }, (_, index) => `stall-${index}`);
+    const job = await createImportJob(tenant.owner, tenant.id, 'customers', ['external_id', ...rows, ''].join('\n'));
+    const [first] = await chunkMessages(tenant.id, job.id);
+    expect((await deliverOperations([first!])).retryMessages).toEqual([]);
+    const { queue, sent } = recordingQueue();
+    await resumeStalledImports(runContext(env, { db: db() }), queue);
+    expect(sent.filter((message) => message.kind === 'import_chunk' && message.importId === job.id)).toEqual([]);
+    await resumeStalledImports(runContext(env, { db: db(), now: () => new Date(Date.now() + 2 * 60 * 60 * 1000) }), queue);
+    const resent = sent.filter((message) => message.kind === 'import_chunk' && message.importId === job.id);
+    expect(resent.map((message) => (message.kind === 'import_chunk' ? message.chunk : -1))).toEqual([1, 2]);
+    expect((await deliverOperations([first!, ...resent])).retryMessages).toEqual([]);
+    expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'completed', rows_ok: 250 });
+  });
+});
