@@ -10,6 +10,7 @@ import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
 import { applyPendingRecomputes } from '../services/cohort-recomputes';
 import { enqueueDueDeliveries } from '../services/webhook-deliveries';
 import { runLotJobs } from '../services/point-jobs';
+import { expireExportFiles } from '../services/exports';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
@@ -24,7 +25,9 @@ export const cronJobs: Record<string, Job[]> = {
     (env) => runLotJobs(runContext(env)),
     (env) => enqueueDueDeliveries(runContext(env), env.WEBHOOK_QUEUE),
   ],
-  '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB)],
+  '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB),
+    (env) => expireExportFiles(runContext(env), env.FILES),
+  ],
 };
 
 /** The Worker's `scheduled` handler: runs the jobs of the cron that fired; one failing job does not stop the others. */

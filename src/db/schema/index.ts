@@ -10,3 +10,4 @@ export * from './counts';
 export * from './webhooks';
 export * from './program';
 export * from './points';
+export * from './exports';

@@ -73,6 +73,9 @@ import { registerWebhookEndpointsDelete } from './webhook-endpoints.delete';
 import { registerWebhookEndpointsRotateSecret } from './webhook-endpoints.rotate-secret';
 import { registerWebhookDeliveriesList } from './webhook-deliveries.list';
 import { registerWebhookDeliveriesReplay } from './webhook-deliveries.replay';
+import { registerExportsCreate } from './exports.create';
+import { registerExportsGet } from './exports.get';
+import { registerExportsList } from './exports.list';
 
 /**
  * The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant.
@@ -153,5 +156,8 @@ export function portalApp(redispatch: Redispatch) {
   registerWebhookEndpointsRotateSecret(app);
   registerWebhookDeliveriesList(app);
   registerWebhookDeliveriesReplay(app);
+  registerExportsList(app);
+  registerExportsCreate(app);
+  registerExportsGet(app);
   return app;
 }

@@ -67,3 +67,6 @@ export const earningRuleParams = tenantParams.extend({ id: pathId('id', 'The ear
 
 /** `{id}` of the event routes. */
 export const eventParams = tenantParams.extend({ id: pathId('id', 'The event id') });
+
+/** `{exportId}` of the export routes. */
+export const exportParams = tenantParams.extend({ exportId: pathId('exportId', 'The export id (`exp_...`)') });
