@@ -26,7 +26,8 @@ export const EXPORT_PAGE_SIZE = 1000;
 /** Tests and the bench lower the page (to cross pages with a few rows) or raise the part; R2 sets the part's minimum. */
 export type ExportRunOptions = { pageSize?: number; partBytes?: number };
 
-export type ExportRunResult = { rows: number; bytes: number; parts: number; peakHeldBytes: number } | undefined;
+/** What a run did (undefined: nothing, the job was finished): `completed` false when a later delivery took the job over. */
+export type ExportRunResult = { completed: boolean; rows: number; bytes: number; parts: number; peakHeldBytes: number } | undefined;
 
 const encoder = new TextEncoder();
 
@@ -131,5 +132,5 @@ export async function runExport(
   }
   const completed = await completeExportRun(ctx.db, job.id, runId, { fileKey: key, rows }, isoNow(ctx.now()));
   if (!completed) await env.FILES.delete(key);
-  return { rows, bytes: writer.written, parts: writer.partsSent, peakHeldBytes: writer.peakHeld };
+  return { completed, rows, bytes: writer.written, parts: writer.partsSent, peakHeldBytes: writer.peakHeld };
 }

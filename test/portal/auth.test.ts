@@ -282,6 +282,9 @@ const portalRoutes: PortalRoute[] = [
   { method: 'POST', path: '/webhook-endpoints/{id}/rotate-secret', needs: 'manage_webhooks' },
   { method: 'GET', path: '/webhook-endpoints/{id}/deliveries', needs: 'manage_webhooks' },
   { method: 'POST', path: '/webhook-endpoints/{id}/deliveries/{deliveryId}/replay', needs: 'manage_webhooks' },
+  { method: 'GET', path: '/exports', needs: 'run_imports_exports' },
+  { method: 'POST', path: '/exports', body: { kind: 'customers' }, needs: 'run_imports_exports' },
+  { method: 'GET', path: '/exports/{exportId}', needs: 'run_imports_exports' },
 ];
 
 const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;
