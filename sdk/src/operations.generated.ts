@@ -21,7 +21,7 @@ export const operations = {
   deleteReward: { method: 'delete', path: '/tenant/{tenantId}/rewards/{rewardId}', surface: 'portal' },
   deleteTier: { method: 'delete', path: '/tenant/{tenantId}/tiers/{tierId}', surface: 'portal' },
   deleteWebhookEndpoint: { method: 'delete', path: '/tenant/{tenantId}/webhook-endpoints/{id}', surface: 'portal' },
-  downloadFile: { method: 'get', path: '/files/{token}', surface: 'portal' },
+  downloadFile: { method: 'get', path: '/files/exports/{exportId}', surface: 'portal' },
   eraseCustomer: { method: 'post', path: '/tenant/{tenantId}/customers/{userId}/erase', surface: 'portal' },
   exportCustomerData: { method: 'get', path: '/tenant/{tenantId}/customers/{userId}/export', surface: 'portal' },
   gatewayCreateRedemption: { method: 'post', path: '/gateway/redemptions', surface: 'gateway' },

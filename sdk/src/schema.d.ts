@@ -52,7 +52,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/files/{token}": {
+    "/files/exports/{exportId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -61,7 +61,7 @@ export interface paths {
         };
         /**
          * Download an export file through its signed link (no token)
-         * @description The `download_url` of a completed export: the link itself is the credential (HMAC-signed, valid one hour from when the job was read), so a browser downloads it without a bearer token. Answers the CSV as an attachment, streamed. A link that is altered, expired, or names a file since deleted (7 days after completion) is a 404.
+         * @description The `download_url` of a completed export: the link itself is the credential (a presigned URL: `expires` and an HMAC `signature`, valid one hour from when the job was read), so a browser downloads it without a bearer token. Answers the CSV as an attachment, streamed. A link that is altered, expired, or names a file since deleted (7 days after completion) is a 404.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -3658,11 +3658,16 @@ export interface operations {
     };
     downloadFile: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description Unix seconds after which the link stops working */
+                expires: number;
+                /** @description base64url HMAC-SHA256 of the export id and `expires` */
+                signature: string;
+            };
             header?: never;
             path: {
-                /** @description The signed token of a `download_url` */
-                token: string;
+                /** @description The export id (`exp_...`) */
+                exportId: string;
             };
             cookie?: never;
         };

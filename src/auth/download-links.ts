@@ -1,15 +1,16 @@
 /**
  * Signed download links for files the Worker serves outside the portal's bearer auth (a browser's
- * download of an export): the token names the tenant, the file's export and when it stops working,
- * and carries an HMAC-SHA256 of exactly that, under a key derived from API_KEY_ENCRYPTION_KEY by
- * HKDF with a label of its own (so the link key is never the key that encrypts secrets, and no new
- * configuration is needed). Token: `<tenantId>.<exportId>.<expires unix seconds>.<base64url mac>`.
+ * download of an export), in the manner of a presigned URL: the link names the export and when it
+ * stops working, and carries an HMAC-SHA256 of exactly those, under a key derived from
+ * API_KEY_ENCRYPTION_KEY by HKDF with a label of its own (so the link key is never the key that
+ * encrypts secrets, and no new configuration is needed). Export ids are unique over all tenants,
+ * so the export names its tenant.
  */
 const encoder = new TextEncoder();
 const LABEL = 'loyalty export download link v1';
 
-export type DownloadLink = { tenantId: string; exportId: string; expiresAt: Date };
-export type DownloadLinkCheck = { ok: true; link: DownloadLink } | { ok: false; reason: 'invalid' | 'expired' };
+export type DownloadLink = { exportId: string; expires: number; signature: string };
+export type DownloadLinkCheck = { ok: true } | { ok: false; reason: 'invalid' | 'expired' };
 
 /** The derived key of the last encryption key seen (one per deployment). */
 let lastKey: { base64Key: string; key: Promise<CryptoKey> } | undefined;
@@ -31,36 +32,28 @@ function linkKey(base64Key: string): Promise<CryptoKey> {
   return key;
 }
 
+/** The signature's form: base64url of 32 bytes, 43 characters. */
+export const SIGNATURE_PATTERN = /^[A-Za-z0-9_-]{43,43}$/;
+
 const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+const fromBase64url = (text: string) => Uint8Array.from(atob(text.replaceAll('-', '+').replaceAll('_', '/')), (ch) => ch.charCodeAt(0));
+const signedText = (exportId: string, expires: number) => `export:${exportId}:${expires}`;
 
-function fromBase64url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return undefined;
-  return Uint8Array.from(atob(text.replaceAll('-', '+').replaceAll('_', '/')), (ch) => ch.charCodeAt(0));
-}
-
-const ID = /^[a-z0-9]+_[a-z0-9]+$/;
-
-/** Signs a link to the export's file valid until `expiresAt` (whole seconds). */
-export async function signDownloadLink(base64Key: string, link: DownloadLink): Promise<string> {
-  const signed = `${link.tenantId}.${link.exportId}.${Math.floor(link.expiresAt.getTime() / 1000)}`;
-  const mac = await crypto.subtle.sign('HMAC', await linkKey(base64Key), encoder.encode(signed));
-  return `${signed}.${base64url(new Uint8Array(mac))}`;
+/** Signs a link to the export's file valid until `expiresAt` (whole seconds, rounded down). */
+export async function signDownloadLink(base64Key: string, exportId: string, expiresAt: Date): Promise<DownloadLink> {
+  const expires = Math.floor(expiresAt.getTime() / 1000);
+  const mac = await crypto.subtle.sign('HMAC', await linkKey(base64Key), encoder.encode(signedText(exportId, expires)));
+  return { exportId, expires, signature: base64url(new Uint8Array(mac)) };
 }
 
 /**
- * What a token names, if this deployment signed it and it has not expired at `now`. The MAC is
- * checked by WebCrypto's verify (constant time) before the expiry is read, so only an authentic
- * token learns that it expired.
+ * Whether this deployment signed the link and it has not expired at `now`. The MAC is checked by
+ * WebCrypto's verify (constant time) before the expiry is read, so only an authentic link learns
+ * that it expired.
  */
-export async function verifyDownloadLink(base64Key: string, token: string, now: Date): Promise<DownloadLinkCheck> {
-  const parts = token.split('.');
-  if (parts.length !== 4) return { ok: false, reason: 'invalid' };
-  const [tenantId, exportId, expires, mac] = parts as [string, string, string, string];
-  const macBytes = fromBase64url(mac);
-  if (!ID.test(tenantId) || !ID.test(exportId) || !/^\d{1,12}$/.test(expires) || !macBytes) return { ok: false, reason: 'invalid' };
-  const authentic = await crypto.subtle.verify('HMAC', await linkKey(base64Key), macBytes, encoder.encode(`${tenantId}.${exportId}.${expires}`));
+export async function verifyDownloadLink(base64Key: string, link: DownloadLink, now: Date): Promise<DownloadLinkCheck> {
+  if (!SIGNATURE_PATTERN.test(link.signature) || !Number.isSafeInteger(link.expires)) return { ok: false, reason: 'invalid' };
+  const authentic = await crypto.subtle.verify('HMAC', await linkKey(base64Key), fromBase64url(link.signature), encoder.encode(signedText(link.exportId, link.expires)));
   if (!authentic) return { ok: false, reason: 'invalid' };
-  const expiresAt = new Date(Number(expires) * 1000);
-  if (expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-  return { ok: true, link: { tenantId, exportId, expiresAt } };
+  return link.expires * 1000 > now.getTime() ? { ok: true } : { ok: false, reason: 'expired' };
 }

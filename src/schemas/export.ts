@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { exportKinds, exportStatuses } from '../db/schema';
-import { dateTime, resourceId } from './common';
+import { SIGNATURE_PATTERN } from '../auth/download-links';
+import { queryInteger } from '../lib/paging';
+import { dateTime, pathId, resourceId } from './common';
 
 const periodBound = z.iso.datetime({ offset: true }).openapi({ example: '2026-11-01T00:00:00Z', description: 'ISO 8601 date-time (any offset); inclusive' });
 
@@ -38,7 +40,9 @@ export const exportJobSchema = z
 
 export type ExportJobView = z.infer<typeof exportJobSchema>;
 
-/** `{token}` of the file route: the signed link's token (src/auth/download-links.ts). */
-export const fileTokenParams = z.object({
-  token: z.string().max(256).openapi({ param: { name: 'token', in: 'path' }, description: 'The signed token of a `download_url`' }),
+/** The file route's path and query: a presigned link (src/auth/download-links.ts). */
+export const fileParams = z.object({ exportId: pathId('exportId', 'The export id (`exp_...`)') });
+export const fileQuery = z.object({
+  expires: queryInteger(0, 99_999_999_999).openapi({ description: 'Unix seconds after which the link stops working', example: 1795500000 }),
+  signature: z.string().regex(SIGNATURE_PATTERN).openapi({ description: 'base64url HMAC-SHA256 of the export id and `expires`' }),
 });

@@ -1,6 +1,6 @@
-import { signDownloadLink, verifyDownloadLink } from '../auth/download-links';
+import { signDownloadLink, verifyDownloadLink, type DownloadLink } from '../auth/download-links';
 import { cohortByIdQuery } from '../data/cohorts';
-import { exportsPastRetention, findExportJob, findExportJobPage, insertExportJob, markExportsExpired } from '../data/export-jobs';
+import { exportsPastRetention, findExportJob, findExportJobById, findExportJobPage, insertExportJob, markExportsExpired } from '../data/export-jobs';
 import type { ExportJob } from '../db/schema';
 import { DOWNLOAD_LINK_TTL_MS, EXPORT_RETENTION_MS, exportRequestOf } from '../domain/exports';
 import type { OperationMessage } from '../env';
@@ -13,15 +13,18 @@ import { toExportJobView, type IssuedLink } from '../views/export';
 import type { RunContext, ServiceContext } from './context';
 import { exportFileName } from './export-jobs';
 
-/** What issuing a download link needs: the key its signing key derives from, and the file route's URL (`.../api/v1/files/`). */
+/** What issuing a download link needs: the key its signing key derives from, and the file route's URL up to the export id (`.../api/v1/files/exports/`). */
 export type LinkSettings = { encryptionKey: string; filesUrl: string };
 
 /** A fresh link for a completed job (valid an hour from now); none for any other status. */
 async function linkFor(ctx: ServiceContext, job: ExportJob, settings: LinkSettings): Promise<IssuedLink | undefined> {
   if (job.status !== 'completed') return undefined;
   const expiresAt = new Date(Math.floor((ctx.now().getTime() + DOWNLOAD_LINK_TTL_MS) / 1000) * 1000);
-  const token = await signDownloadLink(settings.encryptionKey, { tenantId: job.tenantId, exportId: job.id, expiresAt });
-  return { url: `${settings.filesUrl}${token}`, expiresAt };
+  const link = await signDownloadLink(settings.encryptionKey, job.id, expiresAt);
+  const url = new URL(`${settings.filesUrl}${link.exportId}`);
+  url.searchParams.set('expires', String(link.expires));
+  url.searchParams.set('signature', link.signature);
+  return { url: url.href, expiresAt };
 }
 
 /**
@@ -64,13 +67,13 @@ export type ExportFile = { body: ReadableStream; size: number; fileName: string 
 
 /**
  * The file a download link names, as R2's stream (never read into memory here). Anything but an
- * authentic, unexpired link to a completed job's file is a 404: a forged or altered token, one of
+ * authentic, unexpired link to a completed job's file is a 404: a forged or altered link, one of
  * a job since expired, one signed by another deployment.
  */
-export async function openExportFile(ctx: RunContext, token: string, encryptionKey: string, bucket: R2Bucket): Promise<ExportFile> {
-  const check = await verifyDownloadLink(encryptionKey, token, ctx.now());
-  if (!check.ok) throw new ApiError('NOT_FOUND', check.reason === 'expired' ? 'This download link has expired: ask for the export again for a new one' : 'File not found');
-  const job = await findExportJob(ctx.db, check.link.tenantId, check.link.exportId);
+export async function openExportFile(ctx: RunContext, link: DownloadLink, encryptionKey: string, bucket: R2Bucket): Promise<ExportFile> {
+  const check = await verifyDownloadLink(encryptionKey, link, ctx.now());
+  if (!check.ok) throw new ApiError('NOT_FOUND', check.reason === 'expired' ? 'This download link has expired: read the export again for a new one' : 'File not found');
+  const job = await findExportJobById(ctx.db, link.exportId);
   if (!job || job.status !== 'completed' || job.fileKey === null) throw new ApiError('NOT_FOUND', 'File not found');
   const object = await bucket.get(job.fileKey);
   if (!object) throw new ApiError('NOT_FOUND', 'File not found');

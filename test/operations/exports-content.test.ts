@@ -70,7 +70,7 @@ describe('customers export', () => {
   it('takes the customers created within [from, to]', async () => {
     const tenant = await createTenant('export-period');
     const key = await createTestApiKey(tenant.id);
-    const ids = [];
+    const ids: string[] = [];
     for (const createdAt of ['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z']) {
       const customer = await createCustomerViaApi(key);
       await db().update(customers).set({ createdAt }).where(eq(customers.id, customer.id));
@@ -122,7 +122,7 @@ describe('cohort_members export', () => {
     const tenant = await createTenant('export-cohort');
     const key = await createTestApiKey(tenant.id);
     const cohort = await createCohort(tenant.owner, tenant.id, rulesOf('and', { type: 'status', op: 'eq', value: 'active' }));
-    const members = [];
+    const members: Awaited<ReturnType<typeof createCustomerViaApi>>[] = [];
     for (let i = 0; i < 3; i += 1) members.push(await createCustomerViaApi(key, { external_id: `shop-${i}-${newId('x')}`, email: `m${i}@example.com`, username: i === 0 ? USERNAME : `m${i}` }));
     await erase(tenant, members[2]!.id);
 

@@ -5,12 +5,11 @@ import { exportJobs } from '../../src/db/schema';
 import { MIN_PART_BYTES } from '../../src/lib/multipart-writer';
 import { runContext } from '../../src/services/context';
 import { runExport } from '../../src/services/export-jobs';
-import { expectError } from '../support/http';
 import { createCustomerViaApi } from '../support/customers';
-import { completedExport, deliverExports, downloadCsv, exportObjects, getExport, requestExport, runExportWith } from '../support/exports';
+import { completedExport, deliverExports, downloadCsv, exportObjects, getExport, pathOf, requestExport, runExportWith } from '../support/exports';
 import { createCohort, rulesOf } from '../support/segments';
 import { runCron } from '../support/settlement';
-import { call } from '../support/http';
+import { call, expectError } from '../support/http';
 import { createTenant, createTestApiKey, db, portalCall } from '../support/world';
 
 /**
@@ -98,7 +97,7 @@ describe('retention', () => {
 
     expect(await env.FILES.head(oldKey)).toBeNull();
     expect(await getExport(tenant.owner, tenant.id, old.id)).toMatchObject({ status: 'expired', download_url: null, expires_at: null, file_expires_at: null });
-    expectError(await call('GET', new URL(old.download_url!).pathname), 404, 'NOT_FOUND', 'File not found');
+    expectError(await call('GET', pathOf(old.download_url!)), 404, 'NOT_FOUND', 'File not found');
     const kept = await getExport(tenant.owner, tenant.id, recent.id);
     expect(kept.status).toBe('completed');
     expect((await SELF.fetch(kept.download_url!)).status).toBe(200);

@@ -4,7 +4,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { exportJobSchema } from '../../src/schemas/export';
 import { getExport as getExportService } from '../../src/services/exports';
 import { call, expectError, expectOk } from '../support/http';
-import { completedExport, exportsPath, requestExport } from '../support/exports';
+import { completedExport, exportsPath, pathOf, requestExport } from '../support/exports';
 import { createCohort, rulesOf } from '../support/segments';
 import { createTenant, portalCall, services } from '../support/world';
 
@@ -62,7 +62,7 @@ describe('GET /exports and /exports/{exportId}', () => {
     expect(page.items.map((item) => item.id)).toEqual([queued.id]);
     const second = expectOk(await portalCall(tenant.owner, 'GET', exportsPath(tenant.id, '?limit=1&page=2')), 200, pageSchema(exportJobSchema));
     expect(second.items[0]).toMatchObject({ id: done.id, status: 'completed' });
-    expect(second.items[0]!.download_url).toMatch(/^https:\/\/loyalty\.test\/api\/v1\/files\//);
+    expect(second.items[0]!.download_url).toMatch(new RegExp(`^https://loyalty\\.test/api/v1/files/exports/${done.id}\\?expires=\\d+&signature=[\\w-]{43}$`));
     expectError(await portalCall(other.owner, 'GET', exportsPath(other.id, `/${done.id}`)), 404, 'NOT_FOUND', 'Export not found');
     expectError(await portalCall(tenant.owner, 'GET', exportsPath(tenant.id, '/exp_missing')), 404, 'NOT_FOUND', 'Export not found');
   });
@@ -70,7 +70,7 @@ describe('GET /exports and /exports/{exportId}', () => {
   it('issues a fresh link on each read, valid one hour from that read', async () => {
     const tenant = await createTenant('export-fresh-link');
     const job = await completedExport(tenant.owner, tenant.id, { kind: 'customers' });
-    const settings = { encryptionKey: env.API_KEY_ENCRYPTION_KEY, filesUrl: 'https://loyalty.test/api/v1/files/' };
+    const settings = { encryptionKey: env.API_KEY_ENCRYPTION_KEY, filesUrl: 'https://loyalty.test/api/v1/files/exports/' };
     const at = (iso: string) => getExportService(services(tenant.id, { now: () => new Date(iso) }), job.id, settings);
     const first = await at('2026-11-27T10:00:00.000Z');
     const later = await at('2026-11-27T10:30:00.000Z');
@@ -80,7 +80,7 @@ describe('GET /exports and /exports/{exportId}', () => {
   });
 });
 
-describe('GET /files/{token} (the signed download link)', () => {
+describe('GET /files/exports/{exportId} (the signed download link)', () => {
   it('serves the file to anyone holding a valid link, with no token, as an attachment', async () => {
     const tenant = await createTenant('export-link-valid');
     const job = await completedExport(tenant.owner, tenant.id, { kind: 'customers' });
@@ -94,9 +94,9 @@ describe('GET /files/{token} (the signed download link)', () => {
   it('404 for a link past its hour', async () => {
     const tenant = await createTenant('export-link-expired');
     const job = await completedExport(tenant.owner, tenant.id, { kind: 'customers' });
-    const settings = { encryptionKey: env.API_KEY_ENCRYPTION_KEY, filesUrl: 'https://loyalty.test/api/v1/files/' };
+    const settings = { encryptionKey: env.API_KEY_ENCRYPTION_KEY, filesUrl: 'https://loyalty.test/api/v1/files/exports/' };
     const issuedTwoHoursAgo = await getExportService(services(tenant.id, { now: () => new Date(Date.now() - 2 * 3_600_000) }), job.id, settings);
-    expectError(await call('GET', new URL(issuedTwoHoursAgo.download_url!).pathname), 404, 'NOT_FOUND', /has expired/);
+    expectError(await call('GET', pathOf(issuedTwoHoursAgo.download_url!)), 404, 'NOT_FOUND', /has expired/);
   });
 
   it("404 for a tampered link: another MAC, another export, another tenant's export, a later expiry", async () => {
@@ -105,19 +105,22 @@ describe('GET /files/{token} (the signed download link)', () => {
     const job = await completedExport(tenant.owner, tenant.id, { kind: 'customers' });
     const sibling = await completedExport(tenant.owner, tenant.id, { kind: 'internal_transactions' });
     const foreign = await completedExport(other.owner, other.id, { kind: 'customers' });
-    const path = new URL(job.download_url!).pathname;
-    const [tenantId, exportId, expires, mac] = path.slice('/api/v1/files/'.length).split('.') as [string, string, string, string];
-    const flipped = `${mac.slice(0, 10)}${mac[10] === 'A' ? 'B' : 'A'}${mac.slice(11)}`;
-    for (const token of [
-      `${tenantId}.${exportId}.${expires}.${flipped}`,
-      `${tenantId}.${sibling.id}.${expires}.${mac}`,
-      `${other.id}.${foreign.id}.${expires}.${mac}`,
-      `${tenantId}.${exportId}.${Number(expires) + 3600}.${mac}`,
-      `${tenantId}.${exportId}.${expires}`,
-      'not-a-token',
+    const link = new URL(job.download_url!);
+    expect(link.pathname).toBe(`/api/v1/files/exports/${job.id}`);
+    const expires = Number(link.searchParams.get('expires'));
+    const signature = link.searchParams.get('signature')!;
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    const fileUrl = (exportId: string, query: string) => `/api/v1/files/exports/${exportId}?${query}`;
+    for (const url of [
+      fileUrl(job.id, `expires=${expires}&signature=${flipped}`),
+      fileUrl(sibling.id, `expires=${expires}&signature=${signature}`),
+      fileUrl(foreign.id, `expires=${expires}&signature=${signature}`),
+      fileUrl(job.id, `expires=${expires + 3600}&signature=${signature}`),
     ]) {
-      expectError(await call('GET', `/api/v1/files/${token}`), 404, 'NOT_FOUND', 'File not found');
+      expectError(await call('GET', url), 404, 'NOT_FOUND', 'File not found');
     }
+    expectError(await call('GET', fileUrl(job.id, `expires=${expires}`)), 422, 'VALIDATION_FAILED');
+    expectError(await call('GET', fileUrl(job.id, `expires=${expires}&signature=${signature.slice(1)}`)), 422, 'VALIDATION_FAILED');
     // The untouched link still works.
     expect((await SELF.fetch(job.download_url!)).status).toBe(200);
   });

@@ -64,3 +64,9 @@ export async function exportObjects(tenantId: string, exportId: string): Promise
   const listed = await env.FILES.list({ prefix: `exports/${tenantId}/${exportId}/` });
   return listed.objects.map((object) => object.key);
 }
+
+/** A link's path and query, for `call` (which prefixes the test origin). */
+export const pathOf = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+};
