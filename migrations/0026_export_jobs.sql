@@ -11,6 +11,7 @@ CREATE TABLE `export_jobs` (
 	`file_key` text,
 	`failure_reason` text,
 	`created_by` text NOT NULL,
+	`started_at` text,
 	`completed_at` text,
 	`expired_at` text,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
@@ -18,4 +19,5 @@ CREATE TABLE `export_jobs` (
 );
 --> statement-breakpoint
 CREATE INDEX `export_jobs_tenant_created` ON `export_jobs` (`tenant_id`,`created_at`);--> statement-breakpoint
-CREATE INDEX `export_jobs_completed` ON `export_jobs` (`status`,`completed_at`);
+CREATE INDEX `export_jobs_completed` ON `export_jobs` (`status`,`completed_at`);--> statement-breakpoint
+CREATE INDEX `customers_tenant_erased` ON `customers` (`tenant_id`,`erased_at`) WHERE "customers"."erased_at" IS NOT NULL;

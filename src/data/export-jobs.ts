@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { exportJobs, type ExportJob } from '../db/schema';
+import { customers, exportJobs, type ExportJob } from '../db/schema';
 import { offsetOf, type PageParams } from '../lib/paging';
 
 export type NewExportJob = Pick<ExportJob, 'id' | 'tenantId' | 'kind' | 'cohortId' | 'periodFrom' | 'periodTo' | 'createdBy'>;
@@ -15,25 +15,37 @@ export async function insertExportJob(db: Database, job: NewExportJob, now: stri
   return row!;
 }
 
-export async function findExportJob(db: Database, tenantId: string, id: string): Promise<ExportJob | undefined> {
-  const [row] = await db.select().from(exportJobs).where(byId(tenantId, id));
-  return row;
+/** The tenant's latest erasure (through index customers_tenant_erased): files begun before it may show the person. */
+function lastErasureQuery(db: Database, tenantId: string) {
+  return db
+    .select({ at: sql<string | null>`max(${customers.erasedAt})` })
+    .from(customers)
+    .where(and(eq(customers.tenantId, tenantId), isNotNull(customers.erasedAt)));
 }
 
-/** The job a queue message names: messages carry the id only (the tenant is the job's). */
-export async function findExportJobById(db: Database, id: string): Promise<ExportJob | undefined> {
-  const [row] = await db.select().from(exportJobs).where(eq(exportJobs.id, id));
-  return row;
+export async function findExportJob(db: Database, tenantId: string, id: string): Promise<{ job: ExportJob | undefined; lastErasureAt: string | null }> {
+  const [[job], [erasure]] = await db.batch([db.select().from(exportJobs).where(byId(tenantId, id)), lastErasureQuery(db, tenantId)]);
+  return { job, lastErasureAt: erasure?.at ?? null };
+}
+
+/** The latest erasure of the job's own tenant, for a statement over export_jobs (index customers_tenant_erased). */
+const lastErasureOfJobTenant = sql<string | null>`(select max(c.erased_at) from ${customers} c where c.tenant_id = ${exportJobs.tenantId} and c.erased_at is not null)`;
+
+/** A job by id alone (a download link names the export; the tenant is the job's), with its tenant's latest erasure. */
+export async function findExportJobById(db: Database, id: string): Promise<{ job: ExportJob | undefined; lastErasureAt: string | null }> {
+  const [row] = await db.select({ job: exportJobs, lastErasureAt: lastErasureOfJobTenant }).from(exportJobs).where(eq(exportJobs.id, id));
+  return { job: row?.job, lastErasureAt: row?.lastErasureAt ?? null };
 }
 
 /** Newest first; rowid breaks ties within one millisecond. */
 export async function findExportJobPage(db: Database, tenantId: string, params: PageParams) {
   const where = eq(exportJobs.tenantId, tenantId);
-  const [rows, [total]] = await db.batch([
+  const [rows, [total], [erasure]] = await db.batch([
     db.select().from(exportJobs).where(where).orderBy(desc(exportJobs.createdAt), desc(sql`${exportJobs}.rowid`)).limit(params.limit).offset(offsetOf(params)),
     db.select({ value: count() }).from(exportJobs).where(where),
+    lastErasureQuery(db, tenantId),
   ]);
-  return { rows, total: total?.value ?? 0 };
+  return { rows, total: total?.value ?? 0, lastErasureAt: erasure?.at ?? null };
 }
 
 /**
@@ -43,7 +55,7 @@ export async function findExportJobPage(db: Database, tenantId: string, params: 
 export async function claimExportRun(db: Database, id: string, runId: string, now: string): Promise<ExportJob | undefined> {
   const [row] = await db
     .update(exportJobs)
-    .set({ status: 'running', runId, updatedAt: now })
+    .set({ status: 'running', runId, startedAt: now, updatedAt: now })
     .where(and(eq(exportJobs.id, id), sql`${exportJobs.status} in ('queued', 'running')`))
     .returning();
   return row;
@@ -71,12 +83,15 @@ export async function failExportRun(db: Database, id: string, runId: string, rea
     .where(and(eq(exportJobs.id, id), eq(exportJobs.runId, runId), ne(exportJobs.status, 'completed')));
 }
 
-/** Completed jobs whose files are past retention (oldest first), at most `limit`. */
+/**
+ * Completed jobs whose files are past retention, or begun before an erasure of their tenant (they
+ * may show the person), oldest first, at most `limit`.
+ */
 export function exportsPastRetention(db: Database, completedBefore: string, limit: number) {
   return db
     .select({ id: exportJobs.id, fileKey: exportJobs.fileKey })
     .from(exportJobs)
-    .where(and(eq(exportJobs.status, 'completed'), lt(exportJobs.completedAt, completedBefore)))
+    .where(and(eq(exportJobs.status, 'completed'), or(lt(exportJobs.completedAt, completedBefore), sql`${exportJobs.startedAt} <= ${lastErasureOfJobTenant}`)))
     .orderBy(exportJobs.completedAt)
     .limit(limit);
 }

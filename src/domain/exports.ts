@@ -27,3 +27,12 @@ export function exportRequestOf(input: { kind: ExportKind; cohort_id?: string; f
   if (from !== null && to !== null && from > to) throw new ApiError('VALIDATION_FAILED', 'from is after to', { path: 'from' });
   return { kind: input.kind, cohortId: input.cohort_id ?? null, from, to };
 }
+
+/**
+ * Whether a completed export's file may show a person erased since: its run began reading at or
+ * before the tenant's latest erasure. Such a file is never served again (it reads `expired`) and
+ * the hourly job deletes it, so no export shows an erased person's old values.
+ */
+export function supersededByErasure(job: { status: string; startedAt: string | null }, lastErasureAt: string | null): boolean {
+  return job.status === 'completed' && lastErasureAt !== null && (job.startedAt === null || job.startedAt <= lastErasureAt);
+}

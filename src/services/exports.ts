@@ -2,7 +2,7 @@ import { signDownloadLink, verifyDownloadLink, type DownloadLink } from '../auth
 import { cohortByIdQuery } from '../data/cohorts';
 import { exportsPastRetention, findExportJob, findExportJobById, findExportJobPage, insertExportJob, markExportsExpired } from '../data/export-jobs';
 import type { ExportJob } from '../db/schema';
-import { DOWNLOAD_LINK_TTL_MS, EXPORT_RETENTION_MS, exportRequestOf } from '../domain/exports';
+import { DOWNLOAD_LINK_TTL_MS, EXPORT_RETENTION_MS, exportRequestOf, supersededByErasure } from '../domain/exports';
 import type { OperationMessage } from '../env';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -15,6 +15,11 @@ import { exportFileName } from './export-jobs';
 
 /** What issuing a download link needs: the key its signing key derives from, and the file route's URL up to the export id (`.../api/v1/files/exports/`). */
 export type LinkSettings = { encryptionKey: string; filesUrl: string };
+
+/** The job as shown: a file begun before the tenant's latest erasure reads `expired` (the hourly job deletes it). */
+function shownJob(job: ExportJob, lastErasureAt: string | null): ExportJob {
+  return supersededByErasure(job, lastErasureAt) ? { ...job, status: 'expired' } : job;
+}
 
 /** A fresh link for a completed job (valid an hour from now); none for any other status. */
 async function linkFor(ctx: ServiceContext, job: ExportJob, settings: LinkSettings): Promise<IssuedLink | undefined> {
@@ -51,15 +56,21 @@ export async function requestExport(
 }
 
 export async function listExports(ctx: ServiceContext, params: PageParams, settings: LinkSettings): Promise<Page<ExportJobView>> {
-  const { rows, total } = await findExportJobPage(ctx.db, ctx.tenantId, params);
-  const items = await Promise.all(rows.map(async (job) => toExportJobView(job, await linkFor(ctx, job, settings))));
+  const { rows, total, lastErasureAt } = await findExportJobPage(ctx.db, ctx.tenantId, params);
+  const items = await Promise.all(
+    rows.map(async (row) => {
+      const job = shownJob(row, lastErasureAt);
+      return toExportJobView(job, await linkFor(ctx, job, settings));
+    }),
+  );
   return pageOf(items, total, params);
 }
 
 /** The job; a completed one with a link issued now (each read a fresh one, valid an hour). */
 export async function getExport(ctx: ServiceContext, id: string, settings: LinkSettings): Promise<ExportJobView> {
-  const job = await findExportJob(ctx.db, ctx.tenantId, id);
-  if (!job) throw ApiError.notFound('Export');
+  const found = await findExportJob(ctx.db, ctx.tenantId, id);
+  if (!found.job) throw ApiError.notFound('Export');
+  const job = shownJob(found.job, found.lastErasureAt);
   return toExportJobView(job, await linkFor(ctx, job, settings));
 }
 
@@ -73,8 +84,8 @@ export type ExportFile = { body: ReadableStream; size: number; fileName: string 
 export async function openExportFile(ctx: RunContext, link: DownloadLink, encryptionKey: string, bucket: R2Bucket): Promise<ExportFile> {
   const check = await verifyDownloadLink(encryptionKey, link, ctx.now());
   if (!check.ok) throw new ApiError('NOT_FOUND', check.reason === 'expired' ? 'This download link has expired: read the export again for a new one' : 'File not found');
-  const job = await findExportJobById(ctx.db, link.exportId);
-  if (!job || job.status !== 'completed' || job.fileKey === null) throw new ApiError('NOT_FOUND', 'File not found');
+  const { job, lastErasureAt } = await findExportJobById(ctx.db, link.exportId);
+  if (!job || job.status !== 'completed' || job.fileKey === null || supersededByErasure(job, lastErasureAt)) throw new ApiError('NOT_FOUND', 'File not found');
   const object = await bucket.get(job.fileKey);
   if (!object) throw new ApiError('NOT_FOUND', 'File not found');
   return { body: object.body, size: object.size, fileName: exportFileName(job) };
@@ -85,8 +96,9 @@ const RETENTION_BATCH = 100;
 const RETENTION_ROUNDS = 20;
 
 /**
- * Deletes the files of exports completed more than the retention period ago; their jobs then read
- * `expired`, without a link. Hourly (src/jobs/index.ts). Returns how many files went.
+ * Deletes the files of exports completed more than the retention period ago, and of those begun
+ * before an erasure of their tenant; their jobs then read `expired`, without a link. Hourly
+ * (src/jobs/index.ts). Returns how many files went.
  */
 export async function expireExportFiles(ctx: RunContext, bucket: R2Bucket): Promise<number> {
   const completedBefore = isoNow(new Date(ctx.now().getTime() - EXPORT_RETENTION_MS));

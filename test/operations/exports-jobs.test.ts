@@ -102,4 +102,24 @@ describe('retention', () => {
     expect(kept.status).toBe('completed');
     expect((await SELF.fetch(kept.download_url!)).status).toBe(200);
   });
+
+  it("an erasure expires every file begun before it: never served again, deleted by the hourly cron; a later export is served", async () => {
+    const tenant = await createTenant('export-erasure');
+    const key = await createTestApiKey(tenant.id);
+    const person = await createCustomerViaApi(key, { email: 'gone@example.com' });
+    const before = await completedExport(tenant.owner, tenant.id, { kind: 'customers' });
+    const fileKey = (await jobRow(before.id)).fileKey!;
+    const erased = await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/customers/${person.id}/erase`);
+    expect(erased.status, erased.text).toBe(200);
+
+    expect(await getExport(tenant.owner, tenant.id, before.id)).toMatchObject({ status: 'expired', download_url: null });
+    expectError(await call('GET', pathOf(before.download_url!)), 404, 'NOT_FOUND', 'File not found');
+    await runCron(env, '0 * * * *');
+    expect(await env.FILES.head(fileKey)).toBeNull();
+    expect((await jobRow(before.id)).status).toBe('expired');
+
+    const after = await completedExport(tenant.owner, tenant.id, { kind: 'customers' });
+    const { records } = await downloadCsv(after.download_url!);
+    expect(records).toMatchObject([{ id: person.id, email: '' }]);
+  });
 });

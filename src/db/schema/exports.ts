@@ -29,6 +29,8 @@ export const exportJobs = sqliteTable(
     /** Why a job failed (a cohort deleted meanwhile); never an internal error's text. */
     failureReason: text('failure_reason'),
     createdBy: text('created_by').notNull(),
+    /** When the current run began reading: an erasure at or after it may not be in its file. */
+    startedAt: text('started_at'),
     completedAt: text('completed_at'),
     /** When the retention job deleted the file. */
     expiredAt: text('expired_at'),
