@@ -17,6 +17,8 @@ const sections: { to: NonNullable<LinkProps['to']>; label: string; needs?: Permi
   { to: '/t/$tenantId/members', label: 'Members' },
   // Endpoints and delivery logs send tenant data out: the API shows them to admins only.
   { to: '/t/$tenantId/webhooks', label: 'Webhooks', needs: 'manage_webhooks' },
+  // Files of the whole tenant's data: admins only, as the API.
+  { to: '/t/$tenantId/exports', label: 'Exports', needs: 'run_imports_exports' },
   { to: '/t/$tenantId/program-settings', label: 'Program settings' },
 ];
 

@@ -4,6 +4,7 @@ import { CustomerPage } from '../screens/customers/CustomerPage';
 import { CustomersList } from '../screens/customers/CustomersList';
 
 import { ApiKeys } from '../screens/admin/ApiKeys';
+import { Exports } from '../screens/admin/Exports';
 import { Members } from '../screens/admin/Members';
 import { WebhookPage, Webhooks } from '../screens/admin/Webhooks';
 import { EarningRules } from '../screens/earning/EarningRules';
@@ -47,5 +48,6 @@ export function tenantRoutes(parent: typeof tenantRoute) {
     createRoute({ getParentRoute: () => parent, path: 'members', component: Members }),
     createRoute({ getParentRoute: () => parent, path: 'webhooks', component: Webhooks }),
     createRoute({ getParentRoute: () => parent, path: 'webhooks/$endpointId', component: WebhookPage }),
+    createRoute({ getParentRoute: () => parent, path: 'exports', component: Exports }),
   ] as const;
 }
