@@ -11,6 +11,7 @@ import { readWranglerCrons } from '../scripts/lib/wrangler-vars';
 import { scheduledUrl } from '../scripts/lib/cron-ticker';
 import { mintPortalToken } from '../scripts/lib/portal-token';
 import { sequential } from './lib/load';
+import { EXPORTS_MEASUREMENT, measureExport } from './lib/exports';
 import { measureRounds, measureScale, soak, type Log, type Servers } from './lib/measure';
 import { parseBenchOptions, type BenchOptions } from './lib/options';
 import { migrate, prepareFresh, startBaseline, startWorker } from './lib/prepare';
@@ -79,7 +80,10 @@ async function main(): Promise<void> {
   log(`Worker ${servers.worker} (log ${paths.workerLog}), baseline ${servers.baseline}`);
   await runCronsOnce(servers.worker);
 
-  const routes = workerRoutes(manifest, token, options.only);
+  // `exports` is a measurement of its own, not a route under load: `--only exports` runs it alone.
+  const routeNames = options.only.filter((name) => name !== EXPORTS_MEASUREMENT);
+  const exportsWanted = options.only.length === 0 || routeNames.length < options.only.length;
+  const routes = options.only.length > 0 && routeNames.length === 0 ? [] : workerRoutes(manifest, token, routeNames);
   const report: Report = { failures: await smokeCheck(routes, servers, manifest) };
   if (options.scaleRequests > 0) {
     log(`single-request latency: ${options.scaleRequests} sequential requests per route on each tenant…`);
@@ -98,6 +102,10 @@ async function main(): Promise<void> {
       seconds: options.duration,
       log,
     });
+  }
+  if (exportsWanted) {
+    log(`export: the ${manifest.tenants.large.customers.toLocaleString('en')} customers of tenant "large" through the route and the queue…`);
+    report.exports = await measureExport({ baseUrl: servers.worker, token, tenant: manifest.tenants.large, processGroup: worker.processGroup, inspectorPort: worker.inspectorPort, workerLog: paths.workerLog });
   }
   if (options.soak) {
     log(`soak: ${options.soakSeconds} s at ${options.soakConnections} connections over every route…`);

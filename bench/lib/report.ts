@@ -9,6 +9,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/lib/dev-files';
 import { median, type LoadResult } from './load';
+import { exportLines, type ExportMeasurement } from './exports';
 import type { Rounds, ScaleRow } from './measure';
 import type { BenchOptions } from './options';
 import { RESULTS_DIR } from './state';
@@ -106,7 +107,7 @@ function header(options: BenchOptions): string[] {
   ];
 }
 
-export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; failures: string[] };
+export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; exports?: ExportMeasurement; failures: string[] };
 
 /** The whole report as markdown; also written to bench/results/latest.md. Returns the text and the misses. */
 export function writeReport(report: Report, options: BenchOptions): { text: string; misses: string[] } {
@@ -116,6 +117,7 @@ export function writeReport(report: Report, options: BenchOptions): { text: stri
   if (report.rounds) lines.push('', '## Throughput against the bare baseline (tenant "large")', '', ...throughputTable(report.rounds, misses));
   if (report.scale) lines.push('', '## Single-request latency, "small" against "large" (medians)', '', ...scaleTable(report.scale, options, misses));
   if (report.soak) lines.push('', '## Soak', '', ...soakLines(report.soak, options, misses));
+  if (report.exports) lines.push('', '## Export of tenant "large"', '', ...exportLines(report.exports));
   lines.push('', misses.length === 0 ? 'All targets met.' : `**MISS** (${misses.length}): ${misses.join('; ')}`);
   const text = `${lines.join('\n')}\n`;
   mkdirSync(RESULTS_DIR, { recursive: true });
