@@ -104,8 +104,11 @@ async function main(): Promise<void> {
     });
   }
   if (exportsWanted) {
-    log(`export: the ${manifest.tenants.large.customers.toLocaleString('en')} customers of tenant "large" through the route and the queue…`);
-    report.exports = await measureExport({ baseUrl: servers.worker, token, tenant: manifest.tenants.large, processGroup: worker.processGroup, inspectorPort: worker.inspectorPort, workerLog: paths.workerLog });
+    const large = manifest.tenants.large;
+    const measure = (kind: 'customers' | 'internal_transactions') =>
+      measureExport({ baseUrl: servers.worker, token, tenant: large, processGroup: worker.processGroup, inspectorPort: worker.inspectorPort, workerLog: paths.workerLog, kind });
+    log(`export: the ${large.customers.toLocaleString('en')} customers of tenant "large", then its ledger, through the route and the queue…`);
+    report.exports = [await measure('customers'), await measure('internal_transactions')];
   }
   if (options.soak) {
     log(`soak: ${options.soakSeconds} s at ${options.soakConnections} connections over every route…`);

@@ -107,7 +107,7 @@ function header(options: BenchOptions): string[] {
   ];
 }
 
-export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; exports?: ExportMeasurement; failures: string[] };
+export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; exports?: ExportMeasurement[]; failures: string[] };
 
 /** The whole report as markdown; also written to bench/results/latest.md. Returns the text and the misses. */
 export function writeReport(report: Report, options: BenchOptions): { text: string; misses: string[] } {
