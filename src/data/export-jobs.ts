@@ -104,3 +104,13 @@ export async function markExportsExpired(db: Database, ids: readonly string[], n
     .set({ status: 'expired', expiredAt: now, updatedAt: now })
     .where(and(inArray(exportJobs.id, [...ids]), eq(exportJobs.status, 'completed')));
 }
+
+/** Jobs queued or running with no run claiming them since `updatedBefore` fail with `reason` (their message is gone). */
+export async function failAbandonedExports(db: Database, updatedBefore: string, reason: string, now: string): Promise<number> {
+  const rows = await db
+    .update(exportJobs)
+    .set({ status: 'failed', failureReason: reason, updatedAt: now })
+    .where(and(inArray(exportJobs.status, ['queued', 'running']), lt(exportJobs.updatedAt, updatedBefore)))
+    .returning({ id: exportJobs.id });
+  return rows.length;
+}

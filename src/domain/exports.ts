@@ -5,6 +5,12 @@ import { ApiError } from '../lib/errors';
 export const DOWNLOAD_LINK_TTL_MS = 60 * 60 * 1000;
 /** How long an export's file is kept after it completes; the hourly cron deletes it then. */
 export const EXPORT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * A job no run has claimed or finished for this long has lost its message (the queue's retries
+ * spent, or the dead-letter queue): the hourly job fails it so it never reads `running` forever.
+ * A run lasts minutes (a Queues consumer at most 15), its retries minutes more.
+ */
+export const EXPORT_ABANDONED_MS = 2 * 60 * 60 * 1000;
 
 export type ExportRequest = { kind: ExportKind; cohortId: string | null; from: string | null; to: string | null };
 

@@ -10,7 +10,7 @@ import { purgeExpiredIdempotencyRecords } from './idempotency-cleanup';
 import { applyPendingRecomputes } from '../services/cohort-recomputes';
 import { enqueueDueDeliveries } from '../services/webhook-deliveries';
 import { runLotJobs } from '../services/point-jobs';
-import { expireExportFiles } from '../services/exports';
+import { expireExportFiles, failAbandonedExportJobs } from '../services/exports';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
@@ -27,6 +27,7 @@ export const cronJobs: Record<string, Job[]> = {
   ],
   '0 * * * *': [(env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)), (env) => refreshQueryStatistics(env.DB),
     (env) => expireExportFiles(runContext(env), env.FILES),
+    (env) => failAbandonedExportJobs(runContext(env)),
   ],
 };
 

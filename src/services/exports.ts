@@ -1,8 +1,8 @@
 import { signDownloadLink, verifyDownloadLink, type DownloadLink } from '../auth/download-links';
 import { cohortByIdQuery } from '../data/cohorts';
-import { exportsPastRetention, findExportJob, findExportJobById, findExportJobPage, insertExportJob, markExportsExpired } from '../data/export-jobs';
+import { exportsPastRetention, failAbandonedExports, findExportJob, findExportJobById, findExportJobPage, insertExportJob, markExportsExpired } from '../data/export-jobs';
 import type { ExportJob } from '../db/schema';
-import { DOWNLOAD_LINK_TTL_MS, EXPORT_RETENTION_MS, exportRequestOf, supersededByErasure } from '../domain/exports';
+import { DOWNLOAD_LINK_TTL_MS, EXPORT_ABANDONED_MS, EXPORT_RETENTION_MS, exportRequestOf, supersededByErasure } from '../domain/exports';
 import type { OperationMessage } from '../env';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -112,4 +112,10 @@ export async function expireExportFiles(ctx: RunContext, bucket: R2Bucket): Prom
     if (due.length < RETENTION_BATCH) break;
   }
   return expired;
+}
+
+/** Fails the jobs whose message is gone (EXPORT_ABANDONED_MS without a run); hourly. Returns how many. */
+export function failAbandonedExportJobs(ctx: RunContext): Promise<number> {
+  const updatedBefore = isoNow(new Date(ctx.now().getTime() - EXPORT_ABANDONED_MS));
+  return failAbandonedExports(ctx.db, updatedBefore, 'The export did not finish: ask for it again', isoNow(ctx.now()));
 }

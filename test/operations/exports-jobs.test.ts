@@ -122,4 +122,19 @@ describe('retention', () => {
     const { records } = await downloadCsv(after.download_url!);
     expect(records).toMatchObject([{ id: person.id, email: '' }]);
   });
+
+  it('the hourly cron fails a job whose message is gone (2 hours without a run), and a late delivery then does nothing', async () => {
+    const tenant = await createTenant('export-abandoned');
+    const stuck = await requestExport(tenant.owner, tenant.id, { kind: 'customers' });
+    const fresh = await requestExport(tenant.owner, tenant.id, { kind: 'customers' });
+    const threeHoursAgo = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    await db().update(exportJobs).set({ status: 'running', runId: 'run_lost', updatedAt: threeHoursAgo }).where(eq(exportJobs.id, stuck.id));
+
+    await runCron(env, '0 * * * *');
+
+    expect(await getExport(tenant.owner, tenant.id, stuck.id)).toMatchObject({ status: 'failed', failure_reason: 'The export did not finish: ask for it again' });
+    expect((await getExport(tenant.owner, tenant.id, fresh.id)).status).toBe('queued');
+    expect(await runExportWith(stuck.id, {})).toBeUndefined();
+    expect(await exportObjects(tenant.id, stuck.id)).toEqual([]);
+  });
 });
