@@ -8,7 +8,7 @@ import { errorResponses } from '../openapi';
 
 const FILES_PATH = '/files/exports';
 
-/** How routes issue download links to this route: the signing key and this route's absolute URL. */
+/** How the tenant routes (`/api/v1/tenant/...`) issue links to this route: the signing key and this route's absolute URL, on the request's own origin. */
 export function downloadLinkSettings(c: { req: { url: string }; get: (key: 'config') => Config }): LinkSettings {
   const filesUrl = new URL(c.req.url);
   filesUrl.pathname = `${filesUrl.pathname.slice(0, filesUrl.pathname.indexOf('/tenant/'))}${FILES_PATH}/`;
