@@ -117,7 +117,8 @@ export async function measureExport(input: {
   const downloadStarted = Date.now();
   const res = await fetch(job.download_url);
   let fileBytes = 0;
-  for await (const chunk of res.body ?? []) fileBytes += (chunk as Uint8Array).length;
+  const reader = res.body?.getReader();
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) fileBytes += chunk.value.length;
   const downloadSeconds = (Date.now() - downloadStarted) / 1000;
   sampling = false;
   await sampler;
