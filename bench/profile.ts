@@ -7,8 +7,8 @@
  * route's CPU goes; `npm run bench` stays the measure.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import WebSocket from 'ws';
 import { mintPortalToken } from '../scripts/lib/portal-token';
+import { devtools } from './lib/devtools';
 import { drive } from './lib/load';
 import { startWorker } from './lib/prepare';
 import { stopAll, stopEverythingOnExit } from './lib/processes';
@@ -21,31 +21,6 @@ const WARM_UP_SECONDS = 3;
 /** Finer than V8's default (1 ms): a request takes a few milliseconds of CPU. */
 const SAMPLING_MICROSECONDS = 200;
 const RESULTS = new URL('./results/', import.meta.url);
-
-/** One DevTools Protocol session: `send` resolves with the command's result. */
-async function devtools(inspectorPort: number) {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as { webSocketDebuggerUrl: string }[];
-  const url = targets[0]?.webSocketDebuggerUrl;
-  if (!url) throw new Error(`no inspector target on port ${inspectorPort}`);
-  const socket = new WebSocket(url);
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const pending = new Map<number, (result: unknown) => void>();
-  socket.on('message', (data: WebSocket.RawData) => {
-    const message = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
-    if (message.id === undefined) return;
-    if (message.error) throw new Error(`inspector: ${message.error.message}`);
-    pending.get(message.id)?.(message.result);
-    pending.delete(message.id);
-  });
-  let lastId = 0;
-  const send = <T>(method: string, params: object = {}) =>
-    new Promise<T>((resolve) => {
-      lastId += 1;
-      pending.set(lastId, resolve as (result: unknown) => void);
-      socket.send(JSON.stringify({ id: lastId, method, params }));
-    });
-  return { send, close: () => socket.close() };
-}
 
 async function main(): Promise<void> {
   const [routeName, secondsArg = '8'] = process.argv.slice(2);

@@ -11,6 +11,7 @@ import { readWranglerCrons } from '../scripts/lib/wrangler-vars';
 import { scheduledUrl } from '../scripts/lib/cron-ticker';
 import { mintPortalToken } from '../scripts/lib/portal-token';
 import { sequential } from './lib/load';
+import { EXPORTS_MEASUREMENT, measureExport } from './lib/exports';
 import { measureRounds, measureScale, soak, type Log, type Servers } from './lib/measure';
 import { parseBenchOptions, type BenchOptions } from './lib/options';
 import { migrate, prepareFresh, startBaseline, startWorker } from './lib/prepare';
@@ -80,8 +81,10 @@ async function main(): Promise<void> {
   log(`Worker ${servers.worker} (log ${paths.workerLog}), baseline ${servers.baseline}`);
   await runCronsOnce(servers.worker);
 
-  // `imports` is a measurement of its own, not a route: `--only imports` measures it alone.
-  const routeNames = options.only.filter((name) => name !== IMPORTS);
+  // `imports` and `exports` are measurements of their own, not routes: `--only imports` (or exports) runs one alone.
+  const measurements = [IMPORTS, EXPORTS_MEASUREMENT];
+  const routeNames = options.only.filter((name) => !measurements.includes(name));
+  const wanted = (measurement: string) => options.only.length === 0 || options.only.includes(measurement);
   const routes = options.only.length > 0 && routeNames.length === 0 ? [] : workerRoutes(manifest, token, routeNames);
   const report: Report = { failures: await smokeCheck(routes, servers, manifest) };
   if (options.scaleRequests > 0) {
@@ -102,7 +105,15 @@ async function main(): Promise<void> {
       log,
     });
   }
-  if (options.only.length === 0 || options.only.includes(IMPORTS)) {
+  // Exports first: the import measurement adds its customers to tenant "large".
+  if (wanted(EXPORTS_MEASUREMENT)) {
+    const large = manifest.tenants.large;
+    const measure = (kind: 'customers' | 'internal_transactions') =>
+      measureExport({ baseUrl: servers.worker, token, tenant: large, processGroup: worker.processGroup, inspectorPort: worker.inspectorPort, workerLog: paths.workerLog, kind });
+    log(`export: the ${large.customers.toLocaleString('en')} customers of tenant "large", then its ledger, through the route and the queue…`);
+    report.exports = [await measure('customers'), await measure('internal_transactions')];
+  }
+  if (wanted(IMPORTS)) {
     log(`imports: ${options.importRows.toLocaleString('en')} customers, then their opening balances, through the queue, against a bare batched insert…`);
     report.imports = await measureImports(servers, manifest.tenants.large, token, options.importRows, log);
   }

@@ -64,7 +64,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export type DevServer = { name: string; baseUrl: string; inspectorPort: number; stop(): Promise<void> };
+/** `processGroup`: wrangler's process group (it, workerd and esbuild), for sampling their memory. */
+export type DevServer = { name: string; baseUrl: string; inspectorPort: number; processGroup: number; stop(): Promise<void> };
 
 async function stopChild(child: ChildProcess): Promise<void> {
   signalGroup(child, 'SIGTERM');
@@ -103,7 +104,7 @@ export async function startDevServer(input: {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`wrangler dev (${input.name}) exited before answering (log: ${input.logFile})`);
     try {
       const res = await fetch(`${baseUrl}${input.readyPath}`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return { name: input.name, baseUrl, inspectorPort, stop: () => stopChild(child) };
+      if (res.ok) return { name: input.name, baseUrl, inspectorPort, processGroup: child.pid ?? 0, stop: () => stopChild(child) };
     } catch {
       // not listening yet
     }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../scripts/lib/dev-files';
 import { median, type LoadResult } from './load';
 import { IMPORT_WINDOW, type ImportRun } from './imports';
+import { exportLines, type ExportMeasurement } from './exports';
 import type { Rounds, ScaleRow } from './measure';
 import type { BenchOptions } from './options';
 import { RESULTS_DIR } from './state';
@@ -129,7 +130,7 @@ function importsTable(runs: ImportRun[], misses: string[]): string[] {
   return lines;
 }
 
-export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; imports?: ImportRun[]; failures: string[] };
+export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; imports?: ImportRun[]; exports?: ExportMeasurement[]; failures: string[] };
 
 /** The whole report as markdown; also written to bench/results/latest.md. Returns the text and the misses. */
 export function writeReport(report: Report, options: BenchOptions): { text: string; misses: string[] } {
@@ -140,6 +141,7 @@ export function writeReport(report: Report, options: BenchOptions): { text: stri
   if (report.scale) lines.push('', '## Single-request latency, "small" against "large" (medians)', '', ...scaleTable(report.scale, options, misses));
   if (report.imports) lines.push('', '## Imports through the queue against a bare batched insert (tenant "large")', '', ...importsTable(report.imports, misses));
   if (report.soak) lines.push('', '## Soak', '', ...soakLines(report.soak, options, misses));
+  if (report.exports) lines.push('', '## Export of tenant "large"', '', ...exportLines(report.exports));
   lines.push('', misses.length === 0 ? 'All targets met.' : `**MISS** (${misses.length}): ${misses.join('; ')}`);
   const text = `${lines.join('\n')}\n`;
   mkdirSync(RESULTS_DIR, { recursive: true });

@@ -52,6 +52,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export file through its signed link (no token)
+         * @description The `download_url` of a completed export: the link itself is the credential (a presigned URL: `expires` and an HMAC `signature`, valid one hour from when the job was read), so a browser downloads it without a bearer token. Answers the CSV as an attachment, streamed. A link that is altered, expired, or names a file since deleted (7 days after completion) is a 404.
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/me": {
         parameters: {
             query?: never;
@@ -1115,6 +1135,50 @@ export interface paths {
          * @description A `row,message` CSV, rows in order; 404 until the import completed with errors, and after the retention period (docs/OPERATIONS.md). Admin and up.
          */
         get: operations["getImportErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/{tenantId}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the exports of the tenant (newest first)
+         * @description Completed ones carry a fresh signed `download_url` (valid one hour). Admin and up.
+         */
+        get: operations["listExports"];
+        put?: never;
+        /**
+         * Request a CSV export (customers, the ledger, or a cohort's members)
+         * @description Answers 202 with the job `queued`; the operations queue writes the CSV into R2 page by page (never whole in memory). Poll `GET /exports/{exportId}`: once `completed` it carries a signed `download_url` valid one hour. `cohort_id` is required for `cohort_members` (404 for an unknown cohort); `from`/`to` (inclusive, `created_at`) apply to `customers` and `internal_transactions`. Files are kept 7 days. Admin and up.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/{tenantId}/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export
+         * @description Once `completed`, each read issues a fresh signed `download_url`, valid one hour (`expires_at`). Admin and up.
+         */
+        get: operations["getExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3445,6 +3509,78 @@ export interface components {
              */
             completed_at: string | null;
         };
+        ExportJob: {
+            /** @example exp_3k9w2m4q7z5x8c6v1b0n2m4q7z */
+            id: string;
+            /** @enum {string} */
+            kind: "customers" | "internal_transactions" | "cohort_members";
+            /**
+             * @description `expired`: completed, and its file deleted after the retention period (7 days)
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed" | "expired";
+            /** @description Data rows in the file (the header aside); 0 until completed */
+            rows: number;
+            cohort_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            from: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            to: string | null;
+            /** @description A signed link to the CSV, served without a token (a browser download), valid until `expires_at`; each read of the job issues a fresh one. Null unless `completed`. */
+            download_url: string | null;
+            /**
+             * Format: date-time
+             * @description When `download_url` stops working (1 hour after this read); null without a link
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            expires_at: string | null;
+            failure_reason: string | null;
+            /** @description The account that requested it */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the retention job deletes the file (7 days after completion)
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            file_expires_at: string | null;
+        };
+        CreateExport: {
+            /**
+             * @description What to export (docs/OPERATIONS.md lists each kind's columns)
+             * @enum {string}
+             */
+            kind: "customers" | "internal_transactions" | "cohort_members";
+            /** @description The cohort whose members to export: required for `cohort_members`, refused otherwise */
+            cohort_id?: string;
+            /**
+             * Format: date-time
+             * @description Rows created at or after this time (`customers`, `internal_transactions`)
+             * @example 2026-11-01T00:00:00Z
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Rows created at or before this time (`customers`, `internal_transactions`)
+             * @example 2026-11-01T00:00:00Z
+             */
+            to?: string;
+        };
         Reversal: {
             /** @description The `xp_reversal` written (`pending` with a pending credit, completing with it), the credit itself when a pending credit was canceled whole (`failed`), or null when nothing could be taken back */
             internal_transaction: components["schemas"]["InternalTransaction"] | null;
@@ -3654,6 +3790,76 @@ export interface operations {
                         data: components["schemas"]["CmsConfig"];
                         message?: string;
                     };
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link stops working */
+                expires: number;
+                /** @description base64url HMAC-SHA256 of the export id and `expires` */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description The export id (`exp_...`) */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (UTF-8, header row; RFC 4180 quoting) */
+            200: {
+                headers: {
+                    "content-disposition": string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Internal error */
@@ -12612,6 +12818,367 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listExports: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of exports */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["ExportJob"][];
+                            total_count: number;
+                            page: number;
+                            limit: number;
+                            total_pages: number;
+                            has_next_page: boolean;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateExport"];
+            };
+        };
+        responses: {
+            /** @description The export, queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ExportJob"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; RATE_LIMITED when the caller (on the gateway the API key or its tenant over all its keys, on the portal the account) is over its rate limit */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: the policy's whole window (the limiter does not say when its window ends). */
+                    "Retry-After"?: number;
+                    /** @description The exhausted policy: `"per-key";r=0;t=<seconds>` or `"per-tenant";r=0;t=<seconds>` (gateway), `"per-account";r=0;t=<seconds>` (portal). */
+                    RateLimit?: string;
+                    /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
+                    "RateLimit-Policy"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service misconfigured (the message names the variable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`ten_...`) */
+                tenantId: string;
+                /** @description The export id (`exp_...`) */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ExportJob"];
+                        message?: string;
+                    };
                 };
             };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */

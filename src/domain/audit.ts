@@ -68,6 +68,14 @@ export const auditedTables = {
     secrets: [],
     json: ['columns'],
   },
+  /** What was asked for (the file is written later by the queue). */
+  export_jobs: {
+    targetType: 'export',
+    targetId: 'id',
+    skip: [...bookkeeping, 'rows', 'run_id', 'file_key', 'failure_reason', 'started_at', 'completed_at', 'expired_at'],
+    secrets: [],
+    json: [],
+  },
 } as const satisfies Record<string, AuditedTable>;
 
 export type AuditedTableName = keyof typeof auditedTables;
@@ -115,6 +123,7 @@ export const auditedOperations: Record<string, readonly AuditedTableName[]> = {
   rotateWebhookEndpointSecret: ['webhook_endpoints'],
   replayWebhookDelivery: ['webhook_deliveries'],
   createImport: ['import_jobs'],
+  createExport: ['export_jobs'],
 };
 
 /** Portal POSTs that change nothing, so the audit log has nothing to record of them. */

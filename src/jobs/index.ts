@@ -12,6 +12,7 @@ import { enqueueDueDeliveries } from '../services/webhook-deliveries';
 import { runLotJobs } from '../services/point-jobs';
 import { purgeExpiredAuditEntries } from '../services/audit-log';
 import { purgeImportFiles, resumeStalledImports } from '../services/import-retention';
+import { expireExportFiles, failAbandonedExportJobs } from '../services/exports';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
@@ -32,6 +33,8 @@ export const cronJobs: Record<string, Job[]> = {
     (env) => purgeExpiredAuditEntries(runContext(env)),
     (env) => purgeImportFiles(runContext(env), env.FILES),
     (env) => resumeStalledImports(runContext(env), env.OPERATIONS_QUEUE),
+    (env) => expireExportFiles(runContext(env), env.FILES),
+    (env) => failAbandonedExportJobs(runContext(env)),
   ],
 };
 

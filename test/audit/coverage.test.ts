@@ -66,6 +66,7 @@ const steps: Step[] = [
   { operationId: 'replayWebhookDelivery', run: () => post(`/webhook-endpoints/${w.ids.deliveryEndpoint}/deliveries/${w.ids.delivery}/replay`), target: named('delivery') },
   { operationId: 'deleteWebhookEndpoint', run: () => del(`/webhook-endpoints/${w.ids.endpoint}`), target: named('endpoint') },
   { operationId: 'createImport', run: () => uploadCsv(owner(), w.tenant.id, 'customers', 'external_id,email\nshop-audit,audit@example.com\n'), target: created },
+  { operationId: 'createExport', run: () => post('/exports', { kind: 'customers' }), target: created },
   { operationId: 'eraseCustomer', run: () => post(`/customers/${w.customerId}/erase`), target: customer },
 ];
 

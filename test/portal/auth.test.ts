@@ -287,6 +287,9 @@ const portalRoutes: PortalRoute[] = [
   { method: 'POST', path: '/imports', needs: 'run_imports_exports' },
   { method: 'GET', path: '/imports/{importId}', needs: 'run_imports_exports' },
   { method: 'GET', path: '/imports/{importId}/errors', needs: 'run_imports_exports' },
+  { method: 'GET', path: '/exports', needs: 'run_imports_exports' },
+  { method: 'POST', path: '/exports', body: { kind: 'customers' }, needs: 'run_imports_exports' },
+  { method: 'GET', path: '/exports/{exportId}', needs: 'run_imports_exports' },
 ];
 
 const routeName = (route: PortalRoute) => `${route.method} ${route.path}`;

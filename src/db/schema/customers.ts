@@ -40,6 +40,8 @@ export const customers = sqliteTable(
     index('customers_tenant_created').on(t.tenantId, t.createdAt),
     index('customers_tenant_email').on(t.tenantId, t.email),
     index('customers_tenant_country').on(t.tenantId, t.countryCode),
+    // The tenant's latest erasure, read by exports: a file begun before it may hold the person (docs/OPERATIONS.md, "Exports").
+    index('customers_tenant_erased').on(t.tenantId, t.erasedAt).where(sql`${t.erasedAt} IS NOT NULL`),
     index('customers_tier_review_due').on(t.tierValidUntil).where(sql`${t.tierValidUntil} IS NOT NULL`),
     // Who holds a tier (deleting it is refused), and who is on either basis (a settings save moves them).
     index('customers_tenant_tier_holders').on(t.tenantId, t.tierId).where(sql`${t.tierId} IS NOT NULL`),

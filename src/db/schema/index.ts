@@ -12,3 +12,4 @@ export * from './program';
 export * from './points';
 export * from './audit';
 export * from './imports';
+export * from './exports';

@@ -1234,3 +1234,75 @@ BEGIN
       SELECT o.key, o.value FROM json_each(audit_log.changes) o
         WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
 END;
+--> statement-breakpoint
+CREATE TRIGGER `audit_export_jobs_insert` AFTER INSERT ON `export_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',export_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'export', NEW.id,
+    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+      'kind', json(iif(NEW.kind IS NOT NULL, json_array(NULL, NEW.kind), NULL)),
+      'cohort_id', json(iif(NEW.cohort_id IS NOT NULL, json_array(NULL, NEW.cohort_id), NULL)),
+      'period_from', json(iif(NEW.period_from IS NOT NULL, json_array(NULL, NEW.period_from), NULL)),
+      'period_to', json(iif(NEW.period_to IS NOT NULL, json_array(NULL, NEW.period_to), NULL)),
+      'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL)),
+      'created_by', json(iif(NEW.created_by IS NOT NULL, json_array(NULL, NEW.created_by), NULL))))
+      WHERE type <> 'null'),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',export_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+CREATE TRIGGER `audit_export_jobs_update` AFTER UPDATE ON `export_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',export_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'export', NEW.id,
+    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+      'kind', json(iif(OLD.kind IS NOT NEW.kind, json_array(OLD.kind, NEW.kind), NULL)),
+      'cohort_id', json(iif(OLD.cohort_id IS NOT NEW.cohort_id, json_array(OLD.cohort_id, NEW.cohort_id), NULL)),
+      'period_from', json(iif(OLD.period_from IS NOT NEW.period_from, json_array(OLD.period_from, NEW.period_from), NULL)),
+      'period_to', json(iif(OLD.period_to IS NOT NEW.period_to, json_array(OLD.period_to, NEW.period_to), NULL)),
+      'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL)),
+      'created_by', json(iif(OLD.created_by IS NOT NEW.created_by, json_array(OLD.created_by, NEW.created_by), NULL))))
+      WHERE type <> 'null'),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',export_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+CREATE TRIGGER `audit_export_jobs_delete` AFTER DELETE ON `export_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',export_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'export', OLD.id,
+    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+      'kind', json(iif(OLD.kind IS NOT NULL, json_array(OLD.kind, NULL), NULL)),
+      'cohort_id', json(iif(OLD.cohort_id IS NOT NULL, json_array(OLD.cohort_id, NULL), NULL)),
+      'period_from', json(iif(OLD.period_from IS NOT NULL, json_array(OLD.period_from, NULL), NULL)),
+      'period_to', json(iif(OLD.period_to IS NOT NULL, json_array(OLD.period_to, NULL), NULL)),
+      'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL)),
+      'created_by', json(iif(OLD.created_by IS NOT NULL, json_array(OLD.created_by, NULL), NULL))))
+      WHERE type <> 'null'),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',export_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;

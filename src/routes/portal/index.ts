@@ -79,6 +79,9 @@ import { registerImportsCreate } from './imports.create';
 import { registerImportsErrors } from './imports.errors';
 import { registerImportsGet } from './imports.get';
 import { registerImportsList } from './imports.list';
+import { registerExportsCreate } from './exports.create';
+import { registerExportsGet } from './exports.get';
+import { registerExportsList } from './exports.list';
 
 /**
  * The portal surface under /tenant/{tenantId}: bearer token, and membership of that tenant.
@@ -173,5 +176,8 @@ export function portalApp(redispatch: Redispatch) {
   registerImportsCreate(app);
   registerImportsGet(app);
   registerImportsErrors(app);
+  registerExportsList(app);
+  registerExportsCreate(app);
+  registerExportsGet(app);
   return app;
 }

@@ -70,3 +70,5 @@ export const eventParams = tenantParams.extend({ id: pathId('id', 'The event id'
 
 /** `{importId}` of the import routes. */
 export const importParams = tenantParams.extend({ importId: pathId('importId', 'The import id (`imp_...`)') });
+/** `{exportId}` of the export routes. */
+export const exportParams = tenantParams.extend({ exportId: pathId('exportId', 'The export id (`exp_...`)') });

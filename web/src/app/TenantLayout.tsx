@@ -19,6 +19,8 @@ const sections: { to: NonNullable<LinkProps['to']>; label: string; needs?: Permi
   { to: '/t/$tenantId/webhooks', label: 'Webhooks', needs: 'manage_webhooks' },
   // The files hold the people imported: admins only, as the API.
   { to: '/t/$tenantId/imports', label: 'Imports', needs: 'run_imports_exports' },
+  // Files of the whole tenant's data: admins only, as the API.
+  { to: '/t/$tenantId/exports', label: 'Exports', needs: 'run_imports_exports' },
   { to: '/t/$tenantId/program-settings', label: 'Program settings' },
   { to: '/t/$tenantId/audit-log', label: 'Audit log', needs: 'read_audit_log' },
 ];

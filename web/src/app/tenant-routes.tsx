@@ -6,6 +6,7 @@ import { CustomersList } from '../screens/customers/CustomersList';
 import { ApiKeys } from '../screens/admin/ApiKeys';
 import { AuditLog } from '../screens/admin/AuditLog';
 import { Imports } from '../screens/admin/Imports';
+import { Exports } from '../screens/admin/Exports';
 import { Members } from '../screens/admin/Members';
 import { WebhookPage, Webhooks } from '../screens/admin/Webhooks';
 import { EarningRules } from '../screens/earning/EarningRules';
@@ -51,5 +52,6 @@ export function tenantRoutes(parent: typeof tenantRoute) {
     createRoute({ getParentRoute: () => parent, path: 'webhooks/$endpointId', component: WebhookPage }),
     createRoute({ getParentRoute: () => parent, path: 'audit-log', component: AuditLog }),
     createRoute({ getParentRoute: () => parent, path: 'imports', component: Imports }),
+    createRoute({ getParentRoute: () => parent, path: 'exports', component: Exports }),
   ] as const;
 }

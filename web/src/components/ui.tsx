@@ -52,7 +52,7 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
 
 const tones: Record<string, 'ok' | 'warn' | 'bad' | 'muted'> = {
   active: 'ok', completed: 'ok', succeeded: 'ok', delivered: 'ok', enabled: 'ok', reinstated: 'ok',
-  pending: 'warn', paused: 'warn', initialized: 'warn', applied: 'ok', deploying: 'warn', invited: 'warn', draft: 'muted',
+  pending: 'warn', paused: 'warn', initialized: 'warn', applied: 'ok', deploying: 'warn', invited: 'warn', draft: 'muted', queued: 'warn', running: 'warn',
   suspended: 'bad', eligible: 'ok', 'not eligible': 'muted', failed: 'bad', revoked: 'bad', expired: 'muted', canceled: 'muted', archived: 'muted', inactive: 'muted', disabled: 'bad',
 };
 

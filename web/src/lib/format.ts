@@ -13,3 +13,9 @@ export function dateTime(value: string | null | undefined): string {
 export function shortId(value: string): string {
   return value.length > 14 ? `${value.slice(0, 8)}…${value.slice(-4)}` : value;
 }
+
+/** A datetime-local value (the person's local time) as the ISO instant the API stores; undefined when blank or no time. */
+export function isoOfLocal(local: string): string | undefined {
+  const date = new Date(local);
+  return local && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
+}

@@ -15,6 +15,7 @@ export const keys = {
   apiKeys: (tenantId: string) => ['t', tenantId, 'api-keys'] as const,
   members: (tenantId: string) => ['t', tenantId, 'members'] as const,
   webhooks: (tenantId: string) => ['t', tenantId, 'webhooks'] as const,
+  exports: (tenantId: string) => ['t', tenantId, 'exports'] as const,
   analytics: (tenantId: string) => ['t', tenantId, 'analytics'] as const,
   earningRules: (tenantId: string) => ['t', tenantId, 'earning-rules'] as const,
   events: (tenantId: string) => ['t', tenantId, 'events'] as const,

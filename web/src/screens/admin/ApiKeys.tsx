@@ -7,7 +7,7 @@ import { columnHelper, DataTable, Pager } from '../../components/DataTable';
 import { Confirm, Dialog } from '../../components/Dialog';
 import { QueryView } from '../../components/QueryView';
 import { Badge, Button, ErrorNote, Facts, Field, Page } from '../../components/ui';
-import { dateTime } from '../../lib/format';
+import { dateTime, isoOfLocal } from '../../lib/format';
 import { useAction, useFormMutation } from '../../lib/forms';
 import { keys } from '../../lib/keys';
 import { collect, limits, maxLength, required } from '../../lib/rules';
@@ -18,14 +18,8 @@ type Created = Schemas['CreatedApiKey'];
 type Draft = { name: string; label: string; expires: string };
 const column = columnHelper<ApiKey>();
 
-/** A datetime-local value (the person's local time) as the ISO instant the API stores. */
-function isoOf(local: string): string | undefined {
-  const date = new Date(local);
-  return local && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
-}
-
 export function validateApiKey(draft: Draft, now = Date.now()) {
-  const expires = isoOf(draft.expires);
+  const expires = isoOfLocal(draft.expires);
   return collect([
     required('name', draft.name),
     maxLength('name', draft.name, limits.apiKeyName),
@@ -40,7 +34,7 @@ function CreateKey({ onCreated, onClose }: { onCreated: (key: Created) => void; 
   const [draft, setDraft] = useState<Draft>({ name: '', label: '', expires: '' });
   const form = useFormMutation(
     (values: Draft) => {
-      const expiresAt = isoOf(values.expires);
+      const expiresAt = isoOfLocal(values.expires);
       const body = { name: values.name.trim(), ...(values.label.trim() ? { label: values.label.trim() } : {}), ...(expiresAt ? { expires_at: expiresAt } : {}) };
       return api.call(api.portal.createApiKey({ params: { path: { tenantId } }, body }));
     },
