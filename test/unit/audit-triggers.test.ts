@@ -19,6 +19,25 @@ describe('the audit triggers (scripts/lib/audit-triggers.ts)', () => {
     for (const definition of definitions) expect(definition.sql).toMatch(/WHEN EXISTS \(SELECT 1 FROM audit_context WHERE instr\(tables, ',[a-z_]+,'\) > 0\)/);
   });
 
+  it("calls no SQL function with more than D1's 32 arguments", () => {
+    let most = 0;
+    for (const call of committed.matchAll(/\b\w+\(/g)) {
+      let depth = 1;
+      let args = 1;
+      let quoted = false;
+      for (const char of committed.slice((call.index ?? 0) + call[0].length)) {
+        if (char === "'") quoted = !quoted;
+        else if (!quoted && char === '(') depth += 1;
+        else if (!quoted && char === ')') depth -= 1;
+        else if (!quoted && char === ',' && depth === 1) args += 1;
+        if (depth === 0) break;
+      }
+      most = Math.max(most, args);
+    }
+    expect(most).toBeGreaterThan(2);
+    expect(most).toBeLessThanOrEqual(32);
+  });
+
   it('never diffs a secret column by value', () => {
     for (const [table, spec] of Object.entries(auditedTables)) {
       const triggers = allDefinitions({ 'audit-log.sql': committed }).filter((definition) => definition.name.startsWith(`audit_${table}_`));

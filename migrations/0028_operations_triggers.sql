@@ -43,6 +43,18 @@ DROP TRIGGER IF EXISTS `audit_earning_rules_insert`;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `audit_earning_rules_update`;
 --> statement-breakpoint
+DROP TRIGGER IF EXISTS `audit_export_jobs_delete`;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `audit_export_jobs_insert`;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `audit_export_jobs_update`;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `audit_import_jobs_delete`;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `audit_import_jobs_insert`;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `audit_import_jobs_update`;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `audit_internal_transactions_delete`;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `audit_internal_transactions_insert`;
@@ -367,12 +379,11 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'member', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'account_id', json(iif(NEW.account_id IS NOT NULL, json_array(NULL, NEW.account_id), NULL)),
       'email', json(iif(NEW.email IS NOT NULL, json_array(NULL, NEW.email), NULL)),
       'role', json(iif(NEW.role IS NOT NULL, json_array(NULL, NEW.role), NULL)),
-      'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL))))
-      WHERE type <> 'null'),
+      'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',memberships,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -390,12 +401,11 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'member', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'account_id', json(iif(OLD.account_id IS NOT NEW.account_id, json_array(OLD.account_id, NEW.account_id), NULL)),
       'email', json(iif(OLD.email IS NOT NEW.email, json_array(OLD.email, NEW.email), NULL)),
       'role', json(iif(OLD.role IS NOT NEW.role, json_array(OLD.role, NEW.role), NULL)),
-      'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL))))
-      WHERE type <> 'null'),
+      'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',memberships,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -413,12 +423,11 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'member', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'account_id', json(iif(OLD.account_id IS NOT NULL, json_array(OLD.account_id, NULL), NULL)),
       'email', json(iif(OLD.email IS NOT NULL, json_array(OLD.email, NULL), NULL)),
       'role', json(iif(OLD.role IS NOT NULL, json_array(OLD.role, NULL), NULL)),
-      'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL))))
-      WHERE type <> 'null'),
+      'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',memberships,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -436,7 +445,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'api_key', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'key_id', json(iif(NEW.key_id IS NOT NULL, json_array(NULL, NEW.key_id), NULL)),
       'name', json(iif(NEW.name IS NOT NULL, json_array(NULL, NEW.name), NULL)),
       'label', json(iif(NEW.label IS NOT NULL, json_array(NULL, NEW.label), NULL)),
@@ -446,8 +455,7 @@ BEGIN
       'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL)),
       'expires_at', json(iif(NEW.expires_at IS NOT NULL, json_array(NULL, NEW.expires_at), NULL)),
       'revoked_at', json(iif(NEW.revoked_at IS NOT NULL, json_array(NULL, NEW.revoked_at), NULL)),
-      'created_by', json(iif(NEW.created_by IS NOT NULL, json_array(NULL, NEW.created_by), NULL))))
-      WHERE type <> 'null'),
+      'created_by', json(iif(NEW.created_by IS NOT NULL, json_array(NULL, NEW.created_by), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',api_keys,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -465,7 +473,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'api_key', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'key_id', json(iif(OLD.key_id IS NOT NEW.key_id, json_array(OLD.key_id, NEW.key_id), NULL)),
       'name', json(iif(OLD.name IS NOT NEW.name, json_array(OLD.name, NEW.name), NULL)),
       'label', json(iif(OLD.label IS NOT NEW.label, json_array(OLD.label, NEW.label), NULL)),
@@ -475,8 +483,7 @@ BEGIN
       'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL)),
       'expires_at', json(iif(OLD.expires_at IS NOT NEW.expires_at, json_array(OLD.expires_at, NEW.expires_at), NULL)),
       'revoked_at', json(iif(OLD.revoked_at IS NOT NEW.revoked_at, json_array(OLD.revoked_at, NEW.revoked_at), NULL)),
-      'created_by', json(iif(OLD.created_by IS NOT NEW.created_by, json_array(OLD.created_by, NEW.created_by), NULL))))
-      WHERE type <> 'null'),
+      'created_by', json(iif(OLD.created_by IS NOT NEW.created_by, json_array(OLD.created_by, NEW.created_by), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',api_keys,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -494,7 +501,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'api_key', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'key_id', json(iif(OLD.key_id IS NOT NULL, json_array(OLD.key_id, NULL), NULL)),
       'name', json(iif(OLD.name IS NOT NULL, json_array(OLD.name, NULL), NULL)),
       'label', json(iif(OLD.label IS NOT NULL, json_array(OLD.label, NULL), NULL)),
@@ -504,8 +511,7 @@ BEGIN
       'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL)),
       'expires_at', json(iif(OLD.expires_at IS NOT NULL, json_array(OLD.expires_at, NULL), NULL)),
       'revoked_at', json(iif(OLD.revoked_at IS NOT NULL, json_array(OLD.revoked_at, NULL), NULL)),
-      'created_by', json(iif(OLD.created_by IS NOT NULL, json_array(OLD.created_by, NULL), NULL))))
-      WHERE type <> 'null'),
+      'created_by', json(iif(OLD.created_by IS NOT NULL, json_array(OLD.created_by, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',api_keys,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -523,7 +529,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'internal_transaction', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'user_id', json(iif(NEW.user_id IS NOT NULL, json_array(NULL, NEW.user_id), NULL)),
       'onchain_asset_id', json(iif(NEW.onchain_asset_id IS NOT NULL, json_array(NULL, NEW.onchain_asset_id), NULL)),
       'redemption_id', json(iif(NEW.redemption_id IS NOT NULL, json_array(NULL, NEW.redemption_id), NULL)),
@@ -531,8 +537,7 @@ BEGIN
       'amount', json(iif(NEW.amount IS NOT NULL, json_array(NULL, NEW.amount), NULL)),
       'metadata', json(iif(NEW.metadata IS NOT NULL, json_array(NULL, json(NEW.metadata)), NULL)),
       'notes', json(iif(NEW.notes IS NOT NULL, json_array(NULL, NEW.notes), NULL)),
-      'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL))))
-      WHERE type <> 'null'),
+      'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',internal_transactions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -550,7 +555,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'internal_transaction', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'user_id', json(iif(OLD.user_id IS NOT NEW.user_id, json_array(OLD.user_id, NEW.user_id), NULL)),
       'onchain_asset_id', json(iif(OLD.onchain_asset_id IS NOT NEW.onchain_asset_id, json_array(OLD.onchain_asset_id, NEW.onchain_asset_id), NULL)),
       'redemption_id', json(iif(OLD.redemption_id IS NOT NEW.redemption_id, json_array(OLD.redemption_id, NEW.redemption_id), NULL)),
@@ -558,8 +563,7 @@ BEGIN
       'amount', json(iif(OLD.amount IS NOT NEW.amount, json_array(OLD.amount, NEW.amount), NULL)),
       'metadata', json(iif(OLD.metadata IS NOT NEW.metadata, json_array(json(OLD.metadata), json(NEW.metadata)), NULL)),
       'notes', json(iif(OLD.notes IS NOT NEW.notes, json_array(OLD.notes, NEW.notes), NULL)),
-      'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL))))
-      WHERE type <> 'null'),
+      'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',internal_transactions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -577,7 +581,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'internal_transaction', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'user_id', json(iif(OLD.user_id IS NOT NULL, json_array(OLD.user_id, NULL), NULL)),
       'onchain_asset_id', json(iif(OLD.onchain_asset_id IS NOT NULL, json_array(OLD.onchain_asset_id, NULL), NULL)),
       'redemption_id', json(iif(OLD.redemption_id IS NOT NULL, json_array(OLD.redemption_id, NULL), NULL)),
@@ -585,8 +589,7 @@ BEGIN
       'amount', json(iif(OLD.amount IS NOT NULL, json_array(OLD.amount, NULL), NULL)),
       'metadata', json(iif(OLD.metadata IS NOT NULL, json_array(json(OLD.metadata), NULL), NULL)),
       'notes', json(iif(OLD.notes IS NOT NULL, json_array(OLD.notes, NULL), NULL)),
-      'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL))))
-      WHERE type <> 'null'),
+      'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',internal_transactions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -604,10 +607,9 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'attribute', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'key', json(iif(NEW.key IS NOT NULL, json_array(NULL, NEW.key), NULL)),
-      'type', json(iif(NEW.type IS NOT NULL, json_array(NULL, NEW.type), NULL))))
-      WHERE type <> 'null'),
+      'type', json(iif(NEW.type IS NOT NULL, json_array(NULL, NEW.type), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',attribute_definitions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -625,10 +627,9 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'attribute', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'key', json(iif(OLD.key IS NOT NEW.key, json_array(OLD.key, NEW.key), NULL)),
-      'type', json(iif(OLD.type IS NOT NEW.type, json_array(OLD.type, NEW.type), NULL))))
-      WHERE type <> 'null'),
+      'type', json(iif(OLD.type IS NOT NEW.type, json_array(OLD.type, NEW.type), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',attribute_definitions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -646,10 +647,9 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'attribute', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'key', json(iif(OLD.key IS NOT NULL, json_array(OLD.key, NULL), NULL)),
-      'type', json(iif(OLD.type IS NOT NULL, json_array(OLD.type, NULL), NULL))))
-      WHERE type <> 'null'),
+      'type', json(iif(OLD.type IS NOT NULL, json_array(OLD.type, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',attribute_definitions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -667,7 +667,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'customer', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'external_id', json(iif(NEW.external_id IS NOT NULL, json_array(NULL, NEW.external_id), NULL)),
       'email', json(iif(NEW.email IS NOT NULL, json_array(NULL, NEW.email), NULL)),
       'username', json(iif(NEW.username IS NOT NULL, json_array(NULL, NEW.username), NULL)),
@@ -678,8 +678,7 @@ BEGIN
       'tier_held', json(iif(NEW.tier_held IS NOT NULL, json_array(NULL, NEW.tier_held), NULL)),
       'tier_id', json(iif(NEW.tier_id IS NOT NULL, json_array(NULL, NEW.tier_id), NULL)),
       'tier_valid_until', json(iif(NEW.tier_valid_until IS NOT NULL, json_array(NULL, NEW.tier_valid_until), NULL)),
-      'erased_at', json(iif(NEW.erased_at IS NOT NULL, json_array(NULL, NEW.erased_at), NULL))))
-      WHERE type <> 'null'),
+      'erased_at', json(iif(NEW.erased_at IS NOT NULL, json_array(NULL, NEW.erased_at), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',customers,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -697,7 +696,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'customer', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'external_id', json(iif(OLD.external_id IS NOT NEW.external_id, json_array(OLD.external_id, NEW.external_id), NULL)),
       'email', json(iif(OLD.email IS NOT NEW.email, json_array(OLD.email, NEW.email), NULL)),
       'username', json(iif(OLD.username IS NOT NEW.username, json_array(OLD.username, NEW.username), NULL)),
@@ -708,8 +707,7 @@ BEGIN
       'tier_held', json(iif(OLD.tier_held IS NOT NEW.tier_held, json_array(OLD.tier_held, NEW.tier_held), NULL)),
       'tier_id', json(iif(OLD.tier_id IS NOT NEW.tier_id, json_array(OLD.tier_id, NEW.tier_id), NULL)),
       'tier_valid_until', json(iif(OLD.tier_valid_until IS NOT NEW.tier_valid_until, json_array(OLD.tier_valid_until, NEW.tier_valid_until), NULL)),
-      'erased_at', json(iif(OLD.erased_at IS NOT NEW.erased_at, json_array(OLD.erased_at, NEW.erased_at), NULL))))
-      WHERE type <> 'null'),
+      'erased_at', json(iif(OLD.erased_at IS NOT NEW.erased_at, json_array(OLD.erased_at, NEW.erased_at), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',customers,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -727,7 +725,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'customer', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'external_id', json(iif(OLD.external_id IS NOT NULL, json_array(OLD.external_id, NULL), NULL)),
       'email', json(iif(OLD.email IS NOT NULL, json_array(OLD.email, NULL), NULL)),
       'username', json(iif(OLD.username IS NOT NULL, json_array(OLD.username, NULL), NULL)),
@@ -738,8 +736,7 @@ BEGIN
       'tier_held', json(iif(OLD.tier_held IS NOT NULL, json_array(OLD.tier_held, NULL), NULL)),
       'tier_id', json(iif(OLD.tier_id IS NOT NULL, json_array(OLD.tier_id, NULL), NULL)),
       'tier_valid_until', json(iif(OLD.tier_valid_until IS NOT NULL, json_array(OLD.tier_valid_until, NULL), NULL)),
-      'erased_at', json(iif(OLD.erased_at IS NOT NULL, json_array(OLD.erased_at, NULL), NULL))))
-      WHERE type <> 'null'),
+      'erased_at', json(iif(OLD.erased_at IS NOT NULL, json_array(OLD.erased_at, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',customers,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -811,11 +808,10 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'cohort', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'name', json(iif(NEW.name IS NOT NULL, json_array(NULL, NEW.name), NULL)),
       'description', json(iif(NEW.description IS NOT NULL, json_array(NULL, NEW.description), NULL)),
-      'rules', json(iif(NEW.rules IS NOT NULL, json_array(NULL, json(NEW.rules)), NULL))))
-      WHERE type <> 'null'),
+      'rules', json(iif(NEW.rules IS NOT NULL, json_array(NULL, json(NEW.rules)), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',cohorts,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -833,11 +829,10 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'cohort', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'name', json(iif(OLD.name IS NOT NEW.name, json_array(OLD.name, NEW.name), NULL)),
       'description', json(iif(OLD.description IS NOT NEW.description, json_array(OLD.description, NEW.description), NULL)),
-      'rules', json(iif(OLD.rules IS NOT NEW.rules, json_array(json(OLD.rules), json(NEW.rules)), NULL))))
-      WHERE type <> 'null'),
+      'rules', json(iif(OLD.rules IS NOT NEW.rules, json_array(json(OLD.rules), json(NEW.rules)), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',cohorts,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -855,11 +850,10 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'cohort', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'name', json(iif(OLD.name IS NOT NULL, json_array(OLD.name, NULL), NULL)),
       'description', json(iif(OLD.description IS NOT NULL, json_array(OLD.description, NULL), NULL)),
-      'rules', json(iif(OLD.rules IS NOT NULL, json_array(json(OLD.rules), NULL), NULL))))
-      WHERE type <> 'null'),
+      'rules', json(iif(OLD.rules IS NOT NULL, json_array(json(OLD.rules), NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',cohorts,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -877,7 +871,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'earning_rule', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'name', json(iif(NEW.name IS NOT NULL, json_array(NULL, NEW.name), NULL)),
       'description', json(iif(NEW.description IS NOT NULL, json_array(NULL, NEW.description), NULL)),
       'event_type', json(iif(NEW.event_type IS NOT NULL, json_array(NULL, NEW.event_type), NULL)),
@@ -890,8 +884,7 @@ BEGIN
       'limits', json(iif(NEW.limits IS NOT NULL, json_array(NULL, json(NEW.limits)), NULL)),
       'total_xp_budget', json(iif(NEW.total_xp_budget IS NOT NULL, json_array(NULL, NEW.total_xp_budget), NULL)),
       'starts_at', json(iif(NEW.starts_at IS NOT NULL, json_array(NULL, NEW.starts_at), NULL)),
-      'ends_at', json(iif(NEW.ends_at IS NOT NULL, json_array(NULL, NEW.ends_at), NULL))))
-      WHERE type <> 'null'),
+      'ends_at', json(iif(NEW.ends_at IS NOT NULL, json_array(NULL, NEW.ends_at), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',earning_rules,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -909,7 +902,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'earning_rule', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'name', json(iif(OLD.name IS NOT NEW.name, json_array(OLD.name, NEW.name), NULL)),
       'description', json(iif(OLD.description IS NOT NEW.description, json_array(OLD.description, NEW.description), NULL)),
       'event_type', json(iif(OLD.event_type IS NOT NEW.event_type, json_array(OLD.event_type, NEW.event_type), NULL)),
@@ -922,8 +915,7 @@ BEGIN
       'limits', json(iif(OLD.limits IS NOT NEW.limits, json_array(json(OLD.limits), json(NEW.limits)), NULL)),
       'total_xp_budget', json(iif(OLD.total_xp_budget IS NOT NEW.total_xp_budget, json_array(OLD.total_xp_budget, NEW.total_xp_budget), NULL)),
       'starts_at', json(iif(OLD.starts_at IS NOT NEW.starts_at, json_array(OLD.starts_at, NEW.starts_at), NULL)),
-      'ends_at', json(iif(OLD.ends_at IS NOT NEW.ends_at, json_array(OLD.ends_at, NEW.ends_at), NULL))))
-      WHERE type <> 'null'),
+      'ends_at', json(iif(OLD.ends_at IS NOT NEW.ends_at, json_array(OLD.ends_at, NEW.ends_at), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',earning_rules,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -941,7 +933,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'earning_rule', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'name', json(iif(OLD.name IS NOT NULL, json_array(OLD.name, NULL), NULL)),
       'description', json(iif(OLD.description IS NOT NULL, json_array(OLD.description, NULL), NULL)),
       'event_type', json(iif(OLD.event_type IS NOT NULL, json_array(OLD.event_type, NULL), NULL)),
@@ -954,8 +946,7 @@ BEGIN
       'limits', json(iif(OLD.limits IS NOT NULL, json_array(json(OLD.limits), NULL), NULL)),
       'total_xp_budget', json(iif(OLD.total_xp_budget IS NOT NULL, json_array(OLD.total_xp_budget, NULL), NULL)),
       'starts_at', json(iif(OLD.starts_at IS NOT NULL, json_array(OLD.starts_at, NULL), NULL)),
-      'ends_at', json(iif(OLD.ends_at IS NOT NULL, json_array(OLD.ends_at, NULL), NULL))))
-      WHERE type <> 'null'),
+      'ends_at', json(iif(OLD.ends_at IS NOT NULL, json_array(OLD.ends_at, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',earning_rules,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -973,7 +964,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'program_settings', NEW.tenant_id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'timezone', json(iif(NEW.timezone IS NOT NULL, json_array(NULL, NEW.timezone), NULL)),
       'points_pending_period', json(iif(NEW.points_pending_period IS NOT NULL, json_array(NULL, NEW.points_pending_period), NULL)),
       'points_validity', json(iif(NEW.points_validity IS NOT NULL, json_array(NULL, NEW.points_validity), NULL)),
@@ -982,8 +973,7 @@ BEGIN
       'tiers_basis', json(iif(NEW.tiers_basis IS NOT NULL, json_array(NULL, NEW.tiers_basis), NULL)),
       'tiers_period', json(iif(NEW.tiers_period IS NOT NULL, json_array(NULL, NEW.tiers_period), NULL)),
       'tiers_downgrade', json(iif(NEW.tiers_downgrade IS NOT NULL, json_array(NULL, NEW.tiers_downgrade), NULL)),
-      'tiers_review', json(iif(NEW.tiers_review IS NOT NULL, json_array(NULL, NEW.tiers_review), NULL))))
-      WHERE type <> 'null'),
+      'tiers_review', json(iif(NEW.tiers_review IS NOT NULL, json_array(NULL, NEW.tiers_review), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',program_settings,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1001,7 +991,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'program_settings', NEW.tenant_id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'timezone', json(iif(OLD.timezone IS NOT NEW.timezone, json_array(OLD.timezone, NEW.timezone), NULL)),
       'points_pending_period', json(iif(OLD.points_pending_period IS NOT NEW.points_pending_period, json_array(OLD.points_pending_period, NEW.points_pending_period), NULL)),
       'points_validity', json(iif(OLD.points_validity IS NOT NEW.points_validity, json_array(OLD.points_validity, NEW.points_validity), NULL)),
@@ -1010,8 +1000,7 @@ BEGIN
       'tiers_basis', json(iif(OLD.tiers_basis IS NOT NEW.tiers_basis, json_array(OLD.tiers_basis, NEW.tiers_basis), NULL)),
       'tiers_period', json(iif(OLD.tiers_period IS NOT NEW.tiers_period, json_array(OLD.tiers_period, NEW.tiers_period), NULL)),
       'tiers_downgrade', json(iif(OLD.tiers_downgrade IS NOT NEW.tiers_downgrade, json_array(OLD.tiers_downgrade, NEW.tiers_downgrade), NULL)),
-      'tiers_review', json(iif(OLD.tiers_review IS NOT NEW.tiers_review, json_array(OLD.tiers_review, NEW.tiers_review), NULL))))
-      WHERE type <> 'null'),
+      'tiers_review', json(iif(OLD.tiers_review IS NOT NEW.tiers_review, json_array(OLD.tiers_review, NEW.tiers_review), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',program_settings,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1029,7 +1018,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'program_settings', OLD.tenant_id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'timezone', json(iif(OLD.timezone IS NOT NULL, json_array(OLD.timezone, NULL), NULL)),
       'points_pending_period', json(iif(OLD.points_pending_period IS NOT NULL, json_array(OLD.points_pending_period, NULL), NULL)),
       'points_validity', json(iif(OLD.points_validity IS NOT NULL, json_array(OLD.points_validity, NULL), NULL)),
@@ -1038,8 +1027,7 @@ BEGIN
       'tiers_basis', json(iif(OLD.tiers_basis IS NOT NULL, json_array(OLD.tiers_basis, NULL), NULL)),
       'tiers_period', json(iif(OLD.tiers_period IS NOT NULL, json_array(OLD.tiers_period, NULL), NULL)),
       'tiers_downgrade', json(iif(OLD.tiers_downgrade IS NOT NULL, json_array(OLD.tiers_downgrade, NULL), NULL)),
-      'tiers_review', json(iif(OLD.tiers_review IS NOT NULL, json_array(OLD.tiers_review, NULL), NULL))))
-      WHERE type <> 'null'),
+      'tiers_review', json(iif(OLD.tiers_review IS NOT NULL, json_array(OLD.tiers_review, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',program_settings,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1057,13 +1045,12 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'tier', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'tier_name', json(iif(NEW.tier_name IS NOT NULL, json_array(NULL, NEW.tier_name), NULL)),
       'min_xp_threshold', json(iif(NEW.min_xp_threshold IS NOT NULL, json_array(NULL, NEW.min_xp_threshold), NULL)),
       'benefits_description', json(iif(NEW.benefits_description IS NOT NULL, json_array(NULL, NEW.benefits_description), NULL)),
       'color', json(iif(NEW.color IS NOT NULL, json_array(NULL, NEW.color), NULL)),
-      'icon', json(iif(NEW.icon IS NOT NULL, json_array(NULL, NEW.icon), NULL))))
-      WHERE type <> 'null'),
+      'icon', json(iif(NEW.icon IS NOT NULL, json_array(NULL, NEW.icon), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',tier_rules,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1081,13 +1068,12 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'tier', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'tier_name', json(iif(OLD.tier_name IS NOT NEW.tier_name, json_array(OLD.tier_name, NEW.tier_name), NULL)),
       'min_xp_threshold', json(iif(OLD.min_xp_threshold IS NOT NEW.min_xp_threshold, json_array(OLD.min_xp_threshold, NEW.min_xp_threshold), NULL)),
       'benefits_description', json(iif(OLD.benefits_description IS NOT NEW.benefits_description, json_array(OLD.benefits_description, NEW.benefits_description), NULL)),
       'color', json(iif(OLD.color IS NOT NEW.color, json_array(OLD.color, NEW.color), NULL)),
-      'icon', json(iif(OLD.icon IS NOT NEW.icon, json_array(OLD.icon, NEW.icon), NULL))))
-      WHERE type <> 'null'),
+      'icon', json(iif(OLD.icon IS NOT NEW.icon, json_array(OLD.icon, NEW.icon), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',tier_rules,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1105,13 +1091,12 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'tier', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'tier_name', json(iif(OLD.tier_name IS NOT NULL, json_array(OLD.tier_name, NULL), NULL)),
       'min_xp_threshold', json(iif(OLD.min_xp_threshold IS NOT NULL, json_array(OLD.min_xp_threshold, NULL), NULL)),
       'benefits_description', json(iif(OLD.benefits_description IS NOT NULL, json_array(OLD.benefits_description, NULL), NULL)),
       'color', json(iif(OLD.color IS NOT NULL, json_array(OLD.color, NULL), NULL)),
-      'icon', json(iif(OLD.icon IS NOT NULL, json_array(OLD.icon, NULL), NULL))))
-      WHERE type <> 'null'),
+      'icon', json(iif(OLD.icon IS NOT NULL, json_array(OLD.icon, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',tier_rules,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1129,7 +1114,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'reward', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'title', json(iif(NEW.title IS NOT NULL, json_array(NULL, NEW.title), NULL)),
       'description', json(iif(NEW.description IS NOT NULL, json_array(NULL, NEW.description), NULL)),
       'xp_cost', json(iif(NEW.xp_cost IS NOT NULL, json_array(NULL, NEW.xp_cost), NULL)),
@@ -1137,8 +1122,7 @@ BEGIN
       'min_tier_id', json(iif(NEW.min_tier_id IS NOT NULL, json_array(NULL, NEW.min_tier_id), NULL)),
       'onchain_asset_id', json(iif(NEW.onchain_asset_id IS NOT NULL, json_array(NULL, NEW.onchain_asset_id), NULL)),
       'stock', json(iif(NEW.stock IS NOT NULL, json_array(NULL, NEW.stock), NULL)),
-      'metadata', json(iif(NEW.metadata IS NOT NULL, json_array(NULL, json(NEW.metadata)), NULL))))
-      WHERE type <> 'null'),
+      'metadata', json(iif(NEW.metadata IS NOT NULL, json_array(NULL, json(NEW.metadata)), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',rewards,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1156,7 +1140,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'reward', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'title', json(iif(OLD.title IS NOT NEW.title, json_array(OLD.title, NEW.title), NULL)),
       'description', json(iif(OLD.description IS NOT NEW.description, json_array(OLD.description, NEW.description), NULL)),
       'xp_cost', json(iif(OLD.xp_cost IS NOT NEW.xp_cost, json_array(OLD.xp_cost, NEW.xp_cost), NULL)),
@@ -1164,8 +1148,7 @@ BEGIN
       'min_tier_id', json(iif(OLD.min_tier_id IS NOT NEW.min_tier_id, json_array(OLD.min_tier_id, NEW.min_tier_id), NULL)),
       'onchain_asset_id', json(iif(OLD.onchain_asset_id IS NOT NEW.onchain_asset_id, json_array(OLD.onchain_asset_id, NEW.onchain_asset_id), NULL)),
       'stock', json(iif(OLD.stock IS NOT NEW.stock, json_array(OLD.stock, NEW.stock), NULL)),
-      'metadata', json(iif(OLD.metadata IS NOT NEW.metadata, json_array(json(OLD.metadata), json(NEW.metadata)), NULL))))
-      WHERE type <> 'null'),
+      'metadata', json(iif(OLD.metadata IS NOT NEW.metadata, json_array(json(OLD.metadata), json(NEW.metadata)), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',rewards,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1183,7 +1166,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'reward', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'title', json(iif(OLD.title IS NOT NULL, json_array(OLD.title, NULL), NULL)),
       'description', json(iif(OLD.description IS NOT NULL, json_array(OLD.description, NULL), NULL)),
       'xp_cost', json(iif(OLD.xp_cost IS NOT NULL, json_array(OLD.xp_cost, NULL), NULL)),
@@ -1191,8 +1174,7 @@ BEGIN
       'min_tier_id', json(iif(OLD.min_tier_id IS NOT NULL, json_array(OLD.min_tier_id, NULL), NULL)),
       'onchain_asset_id', json(iif(OLD.onchain_asset_id IS NOT NULL, json_array(OLD.onchain_asset_id, NULL), NULL)),
       'stock', json(iif(OLD.stock IS NOT NULL, json_array(OLD.stock, NULL), NULL)),
-      'metadata', json(iif(OLD.metadata IS NOT NULL, json_array(json(OLD.metadata), NULL), NULL))))
-      WHERE type <> 'null'),
+      'metadata', json(iif(OLD.metadata IS NOT NULL, json_array(json(OLD.metadata), NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',rewards,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1210,12 +1192,11 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'redemption', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'user_id', json(iif(NEW.user_id IS NOT NULL, json_array(NULL, NEW.user_id), NULL)),
       'reward_id', json(iif(NEW.reward_id IS NOT NULL, json_array(NULL, NEW.reward_id), NULL)),
       'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL)),
-      'xp_spent', json(iif(NEW.xp_spent IS NOT NULL, json_array(NULL, NEW.xp_spent), NULL))))
-      WHERE type <> 'null'),
+      'xp_spent', json(iif(NEW.xp_spent IS NOT NULL, json_array(NULL, NEW.xp_spent), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',redemptions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1233,12 +1214,11 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'redemption', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'user_id', json(iif(OLD.user_id IS NOT NEW.user_id, json_array(OLD.user_id, NEW.user_id), NULL)),
       'reward_id', json(iif(OLD.reward_id IS NOT NEW.reward_id, json_array(OLD.reward_id, NEW.reward_id), NULL)),
       'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL)),
-      'xp_spent', json(iif(OLD.xp_spent IS NOT NEW.xp_spent, json_array(OLD.xp_spent, NEW.xp_spent), NULL))))
-      WHERE type <> 'null'),
+      'xp_spent', json(iif(OLD.xp_spent IS NOT NEW.xp_spent, json_array(OLD.xp_spent, NEW.xp_spent), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',redemptions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1256,12 +1236,11 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'redemption', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'user_id', json(iif(OLD.user_id IS NOT NULL, json_array(OLD.user_id, NULL), NULL)),
       'reward_id', json(iif(OLD.reward_id IS NOT NULL, json_array(OLD.reward_id, NULL), NULL)),
       'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL)),
-      'xp_spent', json(iif(OLD.xp_spent IS NOT NULL, json_array(OLD.xp_spent, NULL), NULL))))
-      WHERE type <> 'null'),
+      'xp_spent', json(iif(OLD.xp_spent IS NOT NULL, json_array(OLD.xp_spent, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',redemptions,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1279,7 +1258,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'onchain_asset', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch(json_patch('{}', json_object(
       'key', json(iif(NEW.key IS NOT NULL, json_array(NULL, NEW.key), NULL)),
       'type', json(iif(NEW.type IS NOT NULL, json_array(NULL, NEW.type), NULL)),
       'chain_id', json(iif(NEW.chain_id IS NOT NULL, json_array(NULL, NEW.chain_id), NULL)),
@@ -1295,12 +1274,11 @@ BEGIN
       'total_txns', json(iif(NEW.total_txns IS NOT NULL, json_array(NULL, NEW.total_txns), NULL)),
       'last_indexed_block', json(iif(NEW.last_indexed_block IS NOT NULL, json_array(NULL, NEW.last_indexed_block), NULL)),
       'indexed_genesis_hash', json(iif(NEW.indexed_genesis_hash IS NOT NULL, json_array(NULL, NEW.indexed_genesis_hash), NULL)),
-      'indexed_supply', json(iif(NEW.indexed_supply IS NOT NULL, json_array(NULL, NEW.indexed_supply), NULL)),
+      'indexed_supply', json(iif(NEW.indexed_supply IS NOT NULL, json_array(NULL, NEW.indexed_supply), NULL)))), json_object(
       'opening_epoch', json(iif(NEW.opening_epoch IS NOT NULL, json_array(NULL, NEW.opening_epoch), NULL)),
       'opening_cursor', json(iif(NEW.opening_cursor IS NOT NULL, json_array(NULL, NEW.opening_cursor), NULL)),
       'opening_completed_at', json(iif(NEW.opening_completed_at IS NOT NULL, json_array(NULL, NEW.opening_completed_at), NULL)),
-      'opening_block', json(iif(NEW.opening_block IS NOT NULL, json_array(NULL, NEW.opening_block), NULL))))
-      WHERE type <> 'null'),
+      'opening_block', json(iif(NEW.opening_block IS NOT NULL, json_array(NULL, NEW.opening_block), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',onchain_assets,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1318,7 +1296,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'onchain_asset', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch(json_patch('{}', json_object(
       'key', json(iif(OLD.key IS NOT NEW.key, json_array(OLD.key, NEW.key), NULL)),
       'type', json(iif(OLD.type IS NOT NEW.type, json_array(OLD.type, NEW.type), NULL)),
       'chain_id', json(iif(OLD.chain_id IS NOT NEW.chain_id, json_array(OLD.chain_id, NEW.chain_id), NULL)),
@@ -1334,12 +1312,11 @@ BEGIN
       'total_txns', json(iif(OLD.total_txns IS NOT NEW.total_txns, json_array(OLD.total_txns, NEW.total_txns), NULL)),
       'last_indexed_block', json(iif(OLD.last_indexed_block IS NOT NEW.last_indexed_block, json_array(OLD.last_indexed_block, NEW.last_indexed_block), NULL)),
       'indexed_genesis_hash', json(iif(OLD.indexed_genesis_hash IS NOT NEW.indexed_genesis_hash, json_array(OLD.indexed_genesis_hash, NEW.indexed_genesis_hash), NULL)),
-      'indexed_supply', json(iif(OLD.indexed_supply IS NOT NEW.indexed_supply, json_array(OLD.indexed_supply, NEW.indexed_supply), NULL)),
+      'indexed_supply', json(iif(OLD.indexed_supply IS NOT NEW.indexed_supply, json_array(OLD.indexed_supply, NEW.indexed_supply), NULL)))), json_object(
       'opening_epoch', json(iif(OLD.opening_epoch IS NOT NEW.opening_epoch, json_array(OLD.opening_epoch, NEW.opening_epoch), NULL)),
       'opening_cursor', json(iif(OLD.opening_cursor IS NOT NEW.opening_cursor, json_array(OLD.opening_cursor, NEW.opening_cursor), NULL)),
       'opening_completed_at', json(iif(OLD.opening_completed_at IS NOT NEW.opening_completed_at, json_array(OLD.opening_completed_at, NEW.opening_completed_at), NULL)),
-      'opening_block', json(iif(OLD.opening_block IS NOT NEW.opening_block, json_array(OLD.opening_block, NEW.opening_block), NULL))))
-      WHERE type <> 'null'),
+      'opening_block', json(iif(OLD.opening_block IS NOT NEW.opening_block, json_array(OLD.opening_block, NEW.opening_block), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',onchain_assets,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1357,7 +1334,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'onchain_asset', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch(json_patch('{}', json_object(
       'key', json(iif(OLD.key IS NOT NULL, json_array(OLD.key, NULL), NULL)),
       'type', json(iif(OLD.type IS NOT NULL, json_array(OLD.type, NULL), NULL)),
       'chain_id', json(iif(OLD.chain_id IS NOT NULL, json_array(OLD.chain_id, NULL), NULL)),
@@ -1373,12 +1350,11 @@ BEGIN
       'total_txns', json(iif(OLD.total_txns IS NOT NULL, json_array(OLD.total_txns, NULL), NULL)),
       'last_indexed_block', json(iif(OLD.last_indexed_block IS NOT NULL, json_array(OLD.last_indexed_block, NULL), NULL)),
       'indexed_genesis_hash', json(iif(OLD.indexed_genesis_hash IS NOT NULL, json_array(OLD.indexed_genesis_hash, NULL), NULL)),
-      'indexed_supply', json(iif(OLD.indexed_supply IS NOT NULL, json_array(OLD.indexed_supply, NULL), NULL)),
+      'indexed_supply', json(iif(OLD.indexed_supply IS NOT NULL, json_array(OLD.indexed_supply, NULL), NULL)))), json_object(
       'opening_epoch', json(iif(OLD.opening_epoch IS NOT NULL, json_array(OLD.opening_epoch, NULL), NULL)),
       'opening_cursor', json(iif(OLD.opening_cursor IS NOT NULL, json_array(OLD.opening_cursor, NULL), NULL)),
       'opening_completed_at', json(iif(OLD.opening_completed_at IS NOT NULL, json_array(OLD.opening_completed_at, NULL), NULL)),
-      'opening_block', json(iif(OLD.opening_block IS NOT NULL, json_array(OLD.opening_block, NULL), NULL))))
-      WHERE type <> 'null'),
+      'opening_block', json(iif(OLD.opening_block IS NOT NULL, json_array(OLD.opening_block, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',onchain_assets,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1396,7 +1372,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'webhook_endpoint', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'url', json(iif(NEW.url IS NOT NULL, json_array(NULL, NEW.url), NULL)),
       'description', json(iif(NEW.description IS NOT NULL, json_array(NULL, NEW.description), NULL)),
       'event_types', json(iif(NEW.event_types IS NOT NULL, json_array(NULL, json(NEW.event_types)), NULL)),
@@ -1405,8 +1381,7 @@ BEGIN
       'previous_secret_ciphertext', json(iif(NEW.previous_secret_ciphertext IS NOT NULL, json_array(NULL, iif(NEW.previous_secret_ciphertext IS NULL, NULL, '[redacted]')), NULL)),
       'previous_secret_expires_at', json(iif(NEW.previous_secret_expires_at IS NOT NULL, json_array(NULL, NEW.previous_secret_expires_at), NULL)),
       'failing_since', json(iif(NEW.failing_since IS NOT NULL, json_array(NULL, NEW.failing_since), NULL)),
-      'disabled_reason', json(iif(NEW.disabled_reason IS NOT NULL, json_array(NULL, NEW.disabled_reason), NULL))))
-      WHERE type <> 'null'),
+      'disabled_reason', json(iif(NEW.disabled_reason IS NOT NULL, json_array(NULL, NEW.disabled_reason), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',webhook_endpoints,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1424,7 +1399,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'webhook_endpoint', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'url', json(iif(OLD.url IS NOT NEW.url, json_array(OLD.url, NEW.url), NULL)),
       'description', json(iif(OLD.description IS NOT NEW.description, json_array(OLD.description, NEW.description), NULL)),
       'event_types', json(iif(OLD.event_types IS NOT NEW.event_types, json_array(json(OLD.event_types), json(NEW.event_types)), NULL)),
@@ -1433,8 +1408,7 @@ BEGIN
       'previous_secret_ciphertext', json(iif(OLD.previous_secret_ciphertext IS NOT NEW.previous_secret_ciphertext, json_array(iif(OLD.previous_secret_ciphertext IS NULL, NULL, '[redacted]'), iif(NEW.previous_secret_ciphertext IS NULL, NULL, '[redacted]')), NULL)),
       'previous_secret_expires_at', json(iif(OLD.previous_secret_expires_at IS NOT NEW.previous_secret_expires_at, json_array(OLD.previous_secret_expires_at, NEW.previous_secret_expires_at), NULL)),
       'failing_since', json(iif(OLD.failing_since IS NOT NEW.failing_since, json_array(OLD.failing_since, NEW.failing_since), NULL)),
-      'disabled_reason', json(iif(OLD.disabled_reason IS NOT NEW.disabled_reason, json_array(OLD.disabled_reason, NEW.disabled_reason), NULL))))
-      WHERE type <> 'null'),
+      'disabled_reason', json(iif(OLD.disabled_reason IS NOT NEW.disabled_reason, json_array(OLD.disabled_reason, NEW.disabled_reason), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',webhook_endpoints,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1452,7 +1426,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'webhook_endpoint', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'url', json(iif(OLD.url IS NOT NULL, json_array(OLD.url, NULL), NULL)),
       'description', json(iif(OLD.description IS NOT NULL, json_array(OLD.description, NULL), NULL)),
       'event_types', json(iif(OLD.event_types IS NOT NULL, json_array(json(OLD.event_types), NULL), NULL)),
@@ -1461,8 +1435,7 @@ BEGIN
       'previous_secret_ciphertext', json(iif(OLD.previous_secret_ciphertext IS NOT NULL, json_array(iif(OLD.previous_secret_ciphertext IS NULL, NULL, '[redacted]'), NULL), NULL)),
       'previous_secret_expires_at', json(iif(OLD.previous_secret_expires_at IS NOT NULL, json_array(OLD.previous_secret_expires_at, NULL), NULL)),
       'failing_since', json(iif(OLD.failing_since IS NOT NULL, json_array(OLD.failing_since, NULL), NULL)),
-      'disabled_reason', json(iif(OLD.disabled_reason IS NOT NULL, json_array(OLD.disabled_reason, NULL), NULL))))
-      WHERE type <> 'null'),
+      'disabled_reason', json(iif(OLD.disabled_reason IS NOT NULL, json_array(OLD.disabled_reason, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',webhook_endpoints,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1480,7 +1453,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'webhook_delivery', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'endpoint_id', json(iif(NEW.endpoint_id IS NOT NULL, json_array(NULL, NEW.endpoint_id), NULL)),
       'event_id', json(iif(NEW.event_id IS NOT NULL, json_array(NULL, NEW.event_id), NULL)),
       'event_type', json(iif(NEW.event_type IS NOT NULL, json_array(NULL, NEW.event_type), NULL)),
@@ -1490,8 +1463,7 @@ BEGIN
       'last_error', json(iif(NEW.last_error IS NOT NULL, json_array(NULL, NEW.last_error), NULL)),
       'next_attempt_at', json(iif(NEW.next_attempt_at IS NOT NULL, json_array(NULL, NEW.next_attempt_at), NULL)),
       'enqueued_at', json(iif(NEW.enqueued_at IS NOT NULL, json_array(NULL, NEW.enqueued_at), NULL)),
-      'delivered_at', json(iif(NEW.delivered_at IS NOT NULL, json_array(NULL, NEW.delivered_at), NULL))))
-      WHERE type <> 'null'),
+      'delivered_at', json(iif(NEW.delivered_at IS NOT NULL, json_array(NULL, NEW.delivered_at), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',webhook_deliveries,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1509,7 +1481,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'webhook_delivery', NEW.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'endpoint_id', json(iif(OLD.endpoint_id IS NOT NEW.endpoint_id, json_array(OLD.endpoint_id, NEW.endpoint_id), NULL)),
       'event_id', json(iif(OLD.event_id IS NOT NEW.event_id, json_array(OLD.event_id, NEW.event_id), NULL)),
       'event_type', json(iif(OLD.event_type IS NOT NEW.event_type, json_array(OLD.event_type, NEW.event_type), NULL)),
@@ -1519,8 +1491,7 @@ BEGIN
       'last_error', json(iif(OLD.last_error IS NOT NEW.last_error, json_array(OLD.last_error, NEW.last_error), NULL)),
       'next_attempt_at', json(iif(OLD.next_attempt_at IS NOT NEW.next_attempt_at, json_array(OLD.next_attempt_at, NEW.next_attempt_at), NULL)),
       'enqueued_at', json(iif(OLD.enqueued_at IS NOT NEW.enqueued_at, json_array(OLD.enqueued_at, NEW.enqueued_at), NULL)),
-      'delivered_at', json(iif(OLD.delivered_at IS NOT NEW.delivered_at, json_array(OLD.delivered_at, NEW.delivered_at), NULL))))
-      WHERE type <> 'null'),
+      'delivered_at', json(iif(OLD.delivered_at IS NOT NEW.delivered_at, json_array(OLD.delivered_at, NEW.delivered_at), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',webhook_deliveries,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
@@ -1538,7 +1509,7 @@ BEGIN
   INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
   SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
     'webhook_delivery', OLD.id,
-    (SELECT json_group_object(key, json(value)) FROM json_each(json_object(
+    json_patch('{}', json_object(
       'endpoint_id', json(iif(OLD.endpoint_id IS NOT NULL, json_array(OLD.endpoint_id, NULL), NULL)),
       'event_id', json(iif(OLD.event_id IS NOT NULL, json_array(OLD.event_id, NULL), NULL)),
       'event_type', json(iif(OLD.event_type IS NOT NULL, json_array(OLD.event_type, NULL), NULL)),
@@ -1548,10 +1519,156 @@ BEGIN
       'last_error', json(iif(OLD.last_error IS NOT NULL, json_array(OLD.last_error, NULL), NULL)),
       'next_attempt_at', json(iif(OLD.next_attempt_at IS NOT NULL, json_array(OLD.next_attempt_at, NULL), NULL)),
       'enqueued_at', json(iif(OLD.enqueued_at IS NOT NULL, json_array(OLD.enqueued_at, NULL), NULL)),
-      'delivered_at', json(iif(OLD.delivered_at IS NOT NULL, json_array(OLD.delivered_at, NULL), NULL))))
-      WHERE type <> 'null'),
+      'delivered_at', json(iif(OLD.delivered_at IS NOT NULL, json_array(OLD.delivered_at, NULL), NULL)))),
     c.request_id, c.write_id
   FROM audit_context c WHERE instr(c.tables, ',webhook_deliveries,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+-- src/db/sql/audit-log.sql
+CREATE TRIGGER `audit_import_jobs_insert` AFTER INSERT ON `import_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',import_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'import', NEW.id,
+    json_patch('{}', json_object(
+      'kind', json(iif(NEW.kind IS NOT NULL, json_array(NULL, NEW.kind), NULL)),
+      'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL)),
+      'file_sha256', json(iif(NEW.file_sha256 IS NOT NULL, json_array(NULL, NEW.file_sha256), NULL)),
+      'file_bytes', json(iif(NEW.file_bytes IS NOT NULL, json_array(NULL, NEW.file_bytes), NULL)),
+      'columns', json(iif(NEW.columns IS NOT NULL, json_array(NULL, json(NEW.columns)), NULL)),
+      'rows_total', json(iif(NEW.rows_total IS NOT NULL, json_array(NULL, NEW.rows_total), NULL)),
+      'created_by', json(iif(NEW.created_by IS NOT NULL, json_array(NULL, NEW.created_by), NULL)))),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',import_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+-- src/db/sql/audit-log.sql
+CREATE TRIGGER `audit_import_jobs_update` AFTER UPDATE ON `import_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',import_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'import', NEW.id,
+    json_patch('{}', json_object(
+      'kind', json(iif(OLD.kind IS NOT NEW.kind, json_array(OLD.kind, NEW.kind), NULL)),
+      'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL)),
+      'file_sha256', json(iif(OLD.file_sha256 IS NOT NEW.file_sha256, json_array(OLD.file_sha256, NEW.file_sha256), NULL)),
+      'file_bytes', json(iif(OLD.file_bytes IS NOT NEW.file_bytes, json_array(OLD.file_bytes, NEW.file_bytes), NULL)),
+      'columns', json(iif(OLD.columns IS NOT NEW.columns, json_array(json(OLD.columns), json(NEW.columns)), NULL)),
+      'rows_total', json(iif(OLD.rows_total IS NOT NEW.rows_total, json_array(OLD.rows_total, NEW.rows_total), NULL)),
+      'created_by', json(iif(OLD.created_by IS NOT NEW.created_by, json_array(OLD.created_by, NEW.created_by), NULL)))),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',import_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+-- src/db/sql/audit-log.sql
+CREATE TRIGGER `audit_import_jobs_delete` AFTER DELETE ON `import_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',import_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'import', OLD.id,
+    json_patch('{}', json_object(
+      'kind', json(iif(OLD.kind IS NOT NULL, json_array(OLD.kind, NULL), NULL)),
+      'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL)),
+      'file_sha256', json(iif(OLD.file_sha256 IS NOT NULL, json_array(OLD.file_sha256, NULL), NULL)),
+      'file_bytes', json(iif(OLD.file_bytes IS NOT NULL, json_array(OLD.file_bytes, NULL), NULL)),
+      'columns', json(iif(OLD.columns IS NOT NULL, json_array(json(OLD.columns), NULL), NULL)),
+      'rows_total', json(iif(OLD.rows_total IS NOT NULL, json_array(OLD.rows_total, NULL), NULL)),
+      'created_by', json(iif(OLD.created_by IS NOT NULL, json_array(OLD.created_by, NULL), NULL)))),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',import_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+-- src/db/sql/audit-log.sql
+CREATE TRIGGER `audit_export_jobs_insert` AFTER INSERT ON `export_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',export_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'export', NEW.id,
+    json_patch('{}', json_object(
+      'kind', json(iif(NEW.kind IS NOT NULL, json_array(NULL, NEW.kind), NULL)),
+      'cohort_id', json(iif(NEW.cohort_id IS NOT NULL, json_array(NULL, NEW.cohort_id), NULL)),
+      'period_from', json(iif(NEW.period_from IS NOT NULL, json_array(NULL, NEW.period_from), NULL)),
+      'period_to', json(iif(NEW.period_to IS NOT NULL, json_array(NULL, NEW.period_to), NULL)),
+      'status', json(iif(NEW.status IS NOT NULL, json_array(NULL, NEW.status), NULL)),
+      'created_by', json(iif(NEW.created_by IS NOT NULL, json_array(NULL, NEW.created_by), NULL)))),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',export_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+-- src/db/sql/audit-log.sql
+CREATE TRIGGER `audit_export_jobs_update` AFTER UPDATE ON `export_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',export_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'export', NEW.id,
+    json_patch('{}', json_object(
+      'kind', json(iif(OLD.kind IS NOT NEW.kind, json_array(OLD.kind, NEW.kind), NULL)),
+      'cohort_id', json(iif(OLD.cohort_id IS NOT NEW.cohort_id, json_array(OLD.cohort_id, NEW.cohort_id), NULL)),
+      'period_from', json(iif(OLD.period_from IS NOT NEW.period_from, json_array(OLD.period_from, NEW.period_from), NULL)),
+      'period_to', json(iif(OLD.period_to IS NOT NEW.period_to, json_array(OLD.period_to, NEW.period_to), NULL)),
+      'status', json(iif(OLD.status IS NOT NEW.status, json_array(OLD.status, NEW.status), NULL)),
+      'created_by', json(iif(OLD.created_by IS NOT NEW.created_by, json_array(OLD.created_by, NEW.created_by), NULL)))),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',export_jobs,') > 0
+  ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
+      SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
+        FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
+      UNION ALL
+      SELECT o.key, o.value FROM json_each(audit_log.changes) o
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(excluded.changes) n WHERE n.key = o.key)));
+END;
+--> statement-breakpoint
+-- src/db/sql/audit-log.sql
+CREATE TRIGGER `audit_export_jobs_delete` AFTER DELETE ON `export_jobs`
+WHEN EXISTS (SELECT 1 FROM audit_context WHERE instr(tables, ',export_jobs,') > 0)
+BEGIN
+  INSERT INTO audit_log (id, tenant_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, changes, request_id, write_id)
+  SELECT 'aud_' || lower(hex(randomblob(16))), c.tenant_id, c.at, c.actor_type, c.actor_id, c.actor_label, c.action,
+    'export', OLD.id,
+    json_patch('{}', json_object(
+      'kind', json(iif(OLD.kind IS NOT NULL, json_array(OLD.kind, NULL), NULL)),
+      'cohort_id', json(iif(OLD.cohort_id IS NOT NULL, json_array(OLD.cohort_id, NULL), NULL)),
+      'period_from', json(iif(OLD.period_from IS NOT NULL, json_array(OLD.period_from, NULL), NULL)),
+      'period_to', json(iif(OLD.period_to IS NOT NULL, json_array(OLD.period_to, NULL), NULL)),
+      'status', json(iif(OLD.status IS NOT NULL, json_array(OLD.status, NULL), NULL)),
+      'created_by', json(iif(OLD.created_by IS NOT NULL, json_array(OLD.created_by, NULL), NULL)))),
+    c.request_id, c.write_id
+  FROM audit_context c WHERE instr(c.tables, ',export_jobs,') > 0
   ON CONFLICT (write_id, target_type, target_id) DO UPDATE SET changes = (SELECT json_group_object(key, json(value)) FROM (
       SELECT n.key AS key, iif(o.key IS NULL, n.value, json_array(json(o.value -> 0), json(n.value -> 1))) AS value
         FROM json_each(excluded.changes) n LEFT JOIN json_each(audit_log.changes) o ON o.key = n.key
