@@ -125,6 +125,7 @@ describe('gateway round trips', () => {
     expectOk(write.res, 201, internalTransactionSchema);
     expect(write.path.d1).toHaveLength(1);
     expect(write.path.d1[0]?.filter((sql) => isClaim(sql) || sql.startsWith('insert into "internal_transactions"') || isCompletion(sql))).toHaveLength(3);
+    expect(write.path.d1.flat().some((sql) => sql.includes('audit_context'))).toBe(false);
     expect(write.background).toEqual(webhookPresenceOnly);
     // (another amount: a write's signature is single-use within its second)
     const next = await measure(key, 'POST', '/api/v1/gateway/xp', JSON.stringify({ user_id: userId, type: 'xp_earn', amount: '6' }));
@@ -191,6 +192,9 @@ describe('gateway round trips', () => {
     expect(lookup?.some((sql) => sql.startsWith('insert into "sequences"'))).toBe(true);
     expect(insert?.some((sql) => sql.startsWith('insert into "customers"'))).toBe(true);
     expect(insert?.some(isCompletion)).toBe(true);
+    // The audit log's context opens and closes the write's own batch: no round trip of its own (docs/OPERATIONS.md).
+    expect(insert?.[0]).toMatch(/^INSERT INTO audit_context/);
+    expect(insert?.at(-1)).toMatch(/^DELETE FROM audit_context/);
 
     const updated = await measure(key, 'POST', '/api/v1/gateway/customers', JSON.stringify({ external_id: externalId, email: 'b@example.com' }));
     expectOk(updated.res, 200, customerSchema);
