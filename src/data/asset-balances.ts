@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { customerAssetBalances, internalWallets, onchainAssets, type OnchainAsset } from '../db/schema';
 import { newId } from '../lib/ids';
 import { namedBatch } from './named-batch';
+import { inJsonList } from './json-list';
 
 /**
  * Storage of the Transfer indexer. The indexer is a platform job, not a tenant request: reading
@@ -15,10 +16,6 @@ import { namedBatch } from './named-batch';
 
 /** The asset's cursor as read by this run: the condition under which its writes still apply. */
 export type CursorGuard = { assetId: string; lastIndexedBlock: number | null; genesisHash: string | null };
-
-/** JSON list parameters keep statements under D1's 100 bound parameters whatever the list size. */
-const inJsonList = (column: AnyColumn, values: readonly string[]) =>
-  sql`${column} in (select value from json_each(${JSON.stringify(values)}))`;
 
 /** Holder addresses per wallet lookup: keeps each JSON parameter far below D1's size limits. */
 const ADDRESSES_PER_QUERY = 400;

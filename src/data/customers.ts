@@ -1,6 +1,7 @@
 import { and, eq, exists, notExists, sql, type SQLWrapper } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
+import { inJsonList } from './json-list';
 import { customers, internalWallets, type Customer, type CustomerStatus } from '../db/schema';
 import type { PageParams } from '../lib/paging';
 import { completionWhen } from './response-with-write';
@@ -70,7 +71,7 @@ export function customersByExternalIdsQuery(db: Database, tenantId: string, exte
   return db
     .select()
     .from(customers)
-    .where(and(eq(customers.tenantId, tenantId), sql`${customers.externalId} in (select value from json_each(${JSON.stringify(externalIds)}))`));
+    .where(and(eq(customers.tenantId, tenantId), inJsonList(customers.externalId, externalIds)));
 }
 
 /** The row newCustomerStatements(db, input, now) writes, to render its view before the batch runs. */

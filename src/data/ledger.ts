@@ -1,5 +1,6 @@
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { inJsonList } from './json-list';
 import {
   customerGuard,
   customers,
@@ -233,5 +234,5 @@ export function mirrorOperationsQuery(db: Database, tenantId: string, operationI
   return db
     .select({ id: onchainOperations.id })
     .from(onchainOperations)
-    .where(and(eq(onchainOperations.tenantId, tenantId), sql`${onchainOperations.id} in (select value from json_each(${JSON.stringify(operationIds)}))`));
+    .where(and(eq(onchainOperations.tenantId, tenantId), inJsonList(onchainOperations.id, operationIds)));
 }

@@ -35,11 +35,6 @@ export async function listAuditLog({ db, tenantId }: ServiceContext, query: Audi
   return pageOf(items.map(toAuditEntryView), total, params);
 }
 
-/** Every entry about one target, for subject access. */
-export async function auditEntriesAbout(ctx: ServiceContext, targetId: string, params: PageParams): Promise<Page<AuditEntryView>> {
-  return listAuditLog(ctx, { ...params, target_id: targetId });
-}
-
 /** The hourly retention: entries older than AUDIT_RETENTION_DAYS go, in bounded batches. */
 export function purgeExpiredAuditEntries(ctx: RunContext): Promise<number> {
   return purgeAuditEntries(ctx.db, new Date(ctx.now().getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString());

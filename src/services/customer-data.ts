@@ -6,7 +6,7 @@ import type { CustomerDataView } from '../schemas/customer-data';
 import type { CustomerView } from '../schemas/customer';
 import { toInternalWalletView } from '../views/balance';
 import type { ServiceContext } from './context';
-import { auditEntriesAbout } from './audit-log';
+import { listAuditLog } from './audit-log';
 import { getCustomerAttributes } from './customer-attributes';
 import { listCustomerBalances } from './customer-balances';
 import { getCustomerPoints, listPointLots } from './customer-points';
@@ -51,7 +51,7 @@ export async function exportCustomerData(ctx: ServiceContext, customerId: string
     everything((params) => listPointLots(ctx, customerId, params)),
     everything((params) => listRedemptions(ctx, { ...params, user_id: customerId })),
     everything((params) => listEvents(ctx, { ...params, user_id: customerId })),
-    everything((params) => auditEntriesAbout(ctx, customerId, params)),
+    everything((params) => listAuditLog(ctx, { ...params, target_id: customerId })),
     ctx.db.batch([customerCohortsQuery(ctx.db, ctx.tenantId, customerId), customerWalletsQuery(ctx.db, ctx.tenantId, customerId)]),
   ]);
   return {
