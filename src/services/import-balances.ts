@@ -1,9 +1,9 @@
-import type { BatchItem } from 'drizzle-orm/batch';
 import type { ImportJob } from '../db/schema';
 import { customersByExternalIdsQuery } from '../data/customers';
 import { rulesVersionGuard } from '../data/earning-evaluation';
 import type { RowError } from '../data/imports';
-import { ledgerEntryStatements, mirrorOperationsQuery } from '../data/ledger';
+import { mirrorOperationsQuery } from '../data/ledger';
+import { ledgerEntriesStatements, type LedgerEntry } from '../data/ledger-entries';
 import type { TenantRules } from '../data/rule-cache';
 import { parseDatetime } from '../domain/attributes';
 import { newId } from '../lib/ids';
@@ -18,8 +18,8 @@ const { amount: amountSchema, notes: notesSchema } = earnXpBodySchema.shape;
 
 /**
  * The statements of a balances chunk: each row is an `xp_bonus` credit of the customer with that
- * `external_id`, written by the ledger's own statements (data/ledger.ts, as `POST /gateway/xp`
- * writes a credit): the balance, lifetime XP and tier move with it, its point lot follows the
+ * `external_id`, written by the ledger's own statements (data/ledger-entries.ts, as `POST
+ * /gateway/xp` writes a credit; four for the whole chunk): the balance, lifetime XP and tier move with it, its point lot follows the
  * tenant's pending period, and with an XP token it is minted (settlement). The lot expires at the
  * row's `expires_at` when it has one, else as the tenant's settings say. `metadata.import_id`
  * names the job. Any status may receive an opening balance: it is what the member already had.
@@ -33,8 +33,7 @@ export async function planBalanceRows(ctx: ServiceContext, job: ImportJob, rows:
   const externalIds = cells.flatMap((row) => (row.ok ? [row.cells.get('external_id') ?? ''] : []));
   const customers = new Map((await customersByExternalIdsQuery(db, tenantId, externalIds)).map((customer) => [customer.externalId, customer.id]));
   const errors: RowError[] = [];
-  const statements: BatchItem<'sqlite'>[] = [];
-  const mirrors: string[] = [];
+  const entries: LedgerEntry[] = [];
   for (const row of cells) {
     if (!row.ok) {
       errors.push(row.error);
@@ -60,20 +59,17 @@ export async function planBalanceRows(ctx: ServiceContext, job: ImportJob, rows:
         fail(`expires_at: the points would expire before they become available (${lot.availableAt})`);
         continue;
       }
-      const mirrorOperationId = newId('op');
-      mirrors.push(mirrorOperationId);
-      const entry = { id: newId('itx'), tenantId, userId, type: 'xp_bonus' as const, amount: Number(amount.data), notes: notes.data, metadata: { import_id: job.id }, mirrorOperationId, lot };
-      statements.push(...ledgerEntryStatements(db, entry, now));
+      entries.push({ id: newId('itx'), tenantId, userId, type: 'xp_bonus', amount: Number(amount.data), notes: notes.data, metadata: { import_id: job.id }, mirrorOperationId: newId('op'), lot });
     }
   }
-  const ok = rows.length - errors.length;
-  if (ok === 0) return { statements, errors, ok };
+  const ok = entries.length;
+  if (ok === 0) return { statements: [], errors, ok };
   return {
-    statements,
+    statements: [...ledgerEntriesStatements(db, tenantId, entries, now)],
     errors,
     ok,
     guard: rulesVersionGuard(db, { tenantId, version: rules.version }),
-    readBack: mirrorOperationsQuery(db, tenantId, mirrors),
+    readBack: mirrorOperationsQuery(db, tenantId, entries.map((entry) => entry.mirrorOperationId)),
     // With an XP token the credits wait for their mints; a mint not handed over here is re-enqueued by the receipts job.
     after: async (mirrored) => {
       const ids = (mirrored as { id: string }[]).map((operation) => operation.id);

@@ -2,6 +2,7 @@ import { SELF } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { customerAttributeValues, customers, internalWallets } from '../../src/db/schema';
+import { IMPORT_CHUNK_ROWS } from '../../src/domain/imports';
 import { createCustomerViaApi } from '../support/customers';
 import { BASE } from '../support/http';
 import { createImportJob, importsPath, runImport } from '../support/imports';
@@ -53,10 +54,10 @@ describe('customers import', () => {
 
   it('applies a repeated external_id in file order, in one chunk and across chunks: one customer, the last values', async () => {
     const tenant = await createTenant();
-    const filler = Array.from({ length: 150 }, (_, index) => `f-${index},,,,`);
+    const filler = Array.from({ length: IMPORT_CHUNK_ROWS + 50 }, (_, index) => `f-${index},,,,`);
     const csv = ['external_id,email,username,country_code,status', 'dup,a@example.com,first,,', 'dup,,second,,', ...filler, 'dup,,third,DE,suspended', ''].join('\n');
     const job = await createImportJob(tenant.owner, tenant.id, 'customers', csv);
-    expect(await runImport(tenant.owner, tenant.id, job.id)).toMatchObject({ rows_total: 153, rows_ok: 153, rows_failed: 0 });
+    expect(await runImport(tenant.owner, tenant.id, job.id)).toMatchObject({ rows_total: IMPORT_CHUNK_ROWS + 53, rows_ok: IMPORT_CHUNK_ROWS + 53, rows_failed: 0 });
     const dup = (await customersOf(tenant.id)).filter((row) => row.externalId === 'dup');
     expect(dup.map(profile)).toEqual([{ externalId: 'dup', email: 'a@example.com', username: 'third', countryCode: 'DE', status: 'suspended' }]);
   });

@@ -3,6 +3,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/client';
 import { customers, importChunks, importJobs } from '../../src/db/schema';
+import { IMPORT_CHUNK_ROWS } from '../../src/domain/imports';
 import { importJobSchema } from '../../src/schemas/import';
 import { runContext } from '../../src/services/context';
 import { applyImportChunk, type ChunkMessage } from '../../src/services/import-chunks';
@@ -31,15 +32,15 @@ async function jobRow(tenantId: string, id: string) {
 describe('import chunks, delivered again and again', () => {
   it('applies a chunk redelivered after it was applied once: same rows, same counts', async () => {
     const tenant = await createTenant();
-    const job = await createImportJob(tenant.owner, tenant.id, 'customers', fileOf('re', 150));
+    const job = await createImportJob(tenant.owner, tenant.id, 'customers', fileOf('re', IMPORT_CHUNK_ROWS + 50));
     const messages = await chunkMessages(tenant.id, job.id);
     expect(messages).toHaveLength(2);
     expect((await deliverOperations(messages)).retryMessages).toEqual([]);
     const once = await getImportJob(tenant.owner, tenant.id, job.id);
     expect((await deliverOperations([...messages, ...messages])).retryMessages).toEqual([]);
     expect(await getImportJob(tenant.owner, tenant.id, job.id)).toEqual(once);
-    expect(once).toMatchObject({ status: 'completed', rows_ok: 150, rows_failed: 0 });
-    expect(await customersLike(tenant.id, 're')).toHaveLength(150);
+    expect(once).toMatchObject({ status: 'completed', rows_ok: IMPORT_CHUNK_ROWS + 50, rows_failed: 0 });
+    expect(await customersLike(tenant.id, 're')).toHaveLength(IMPORT_CHUNK_ROWS + 50);
   });
 
   it('applies a chunk delivered to two consumers at the same time once', async () => {

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { importErrors, importJobs } from '../../src/db/schema';
+import { IMPORT_CHUNK_ROWS } from '../../src/domain/imports';
 import type { OperationMessage } from '../../src/env';
 import { runContext } from '../../src/services/context';
 import { IMPORT_FILE_RETENTION_DAYS, purgeImportFiles, resumeStalledImports } from '../../src/services/import-retention';
@@ -47,7 +48,7 @@ describe('import retention', () => {
 describe('stalled imports', () => {
   it('sends again, after an hour without progress, the chunks not yet applied; they apply once', async () => {
     const tenant = await createTenant();
-    const rows = Array.from({ length: 250 }, (_, index) => `stall-${index}`);
+    const rows = Array.from({ length: 2 * IMPORT_CHUNK_ROWS + 50 }, (_, index) => `stall-${index}`);
     const job = await createImportJob(tenant.owner, tenant.id, 'customers', ['external_id', ...rows, ''].join('\n'));
     const [first] = await chunkMessages(tenant.id, job.id);
     expect((await deliverOperations([first!])).retryMessages).toEqual([]);
@@ -58,6 +59,6 @@ describe('stalled imports', () => {
     const resent = sent.filter((message) => message.kind === 'import_chunk' && message.importId === job.id);
     expect(resent.map((message) => (message.kind === 'import_chunk' ? message.chunk : -1))).toEqual([1, 2]);
     expect((await deliverOperations([first!, ...resent])).retryMessages).toEqual([]);
-    expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'completed', rows_ok: 250 });
+    expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'completed', rows_ok: 2 * IMPORT_CHUNK_ROWS + 50 });
   });
 });
