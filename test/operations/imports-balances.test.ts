@@ -1,11 +1,13 @@
-import { and, eq } from 'drizzle-orm';
+import { env } from 'cloudflare:test';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { internalTransactions } from '../../src/db/schema';
 import type { Bindings } from '../../src/env';
 import { balanceOf, fundedRelayer } from '../support/chain';
 import { createCustomerViaApi } from '../support/customers';
-import { createImportJob, runImport } from '../support/imports';
+import { countingD1, newCost } from '../cohorts/counting-d1';
+import { chunkMessages, createImportJob, deliverOperations, runImport } from '../support/imports';
 import { lotRow, pointsOf, pointsWorld, setPoints, type PointsWorld } from '../support/points';
 import { relayerEnv, settleAll } from '../support/settlement';
 import { db } from '../support/world';
@@ -67,6 +69,32 @@ describe('balances import', () => {
     expect(await pointsOf(w, member.id)).toMatchObject({ xp_balance: '10' });
   });
 
+  it('writes a chunk with the same statements for 2 rows as for 300 over 3 members, credits numbered in file order', async () => {
+    const w = await pointsWorld();
+    const members = await Promise.all([1, 2, 3].map((n) => createCustomerViaApi(w.key, { external_id: `m${n}-${w.tenant.id}` })));
+    const fileOf = (rows: number) => [HEADER, ...Array.from({ length: rows }, (_, i) => `${members[i % 3]!.external_id},${i + 1},,`), ''].join('\n');
+    const chunkStatements = async (rows: number) => {
+      const job = await createImportJob(w.tenant.owner, w.tenant.id, 'balances', fileOf(rows));
+      const cost = newCost();
+      expect((await deliverOperations(await chunkMessages(w.tenant.id, job.id), { ...env, DB: countingD1(env.DB, cost) })).retryMessages).toEqual([]);
+      const writes = cost.trips.filter((trip) => trip.sql.some((text) => /insert into "import_chunks"/i.test(text)));
+      expect(writes).toHaveLength(1);
+      return { job, statements: writes[0]!.sql.length };
+    };
+    const small = await chunkStatements(2);
+    const large = await chunkStatements(300);
+    expect(large.statements).toBe(small.statements);
+    // Member n got 1 + 2 (first file) and every (n + 3k) up to 300 (second): sums of arithmetic series.
+    const expected = [1, 2, 3].map((n) => (n <= 2 ? n : 0) + Array.from({ length: 100 }, (_, k) => n + 3 * k).reduce((a, b) => a + b, 0));
+    for (const [index, member] of members.entries()) expect(await pointsOf(w, member.id)).toMatchObject({ xp_balance: String(expected[index]) });
+    const numbered = await db()
+      .select({ amount: internalTransactions.amount })
+      .from(internalTransactions)
+      .where(and(eq(internalTransactions.tenantId, w.tenant.id), sql`json_extract(${internalTransactions.metadata}, '$.import_id') = ${large.job.id}`))
+      .orderBy(asc(internalTransactions.seq));
+    expect(numbered.map(({ amount }) => amount)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+  });
+
   it("follows the tenant's pending period: the credit waits, as a gateway bonus would", async () => {
     const w = await pointsWorld();
     await setPoints(w, { pending_period: 'P7D' });
@@ -87,18 +115,24 @@ describe('balances import with an XP token', () => {
     runEnv = relayerEnv(relayer.privateKey);
   });
 
-  it('mints each imported credit; the balance counts once the mint settles', async () => {
+  it('mints each imported credit, one operation each; a balance counts once its mint settles', async () => {
     const world = await newWorld('import-xp');
     const xp = await deployedAsset(world, runEnv, { type: 'erc20', key: 'xp', decimals: 0, name: 'XP', symbol: 'XP' });
     const customer = await newCustomer(world);
-    const job = await createImportJob(world.tenant.owner, world.tenant.id, 'balances', `${HEADER}\n${customer.external_id},120,,\n`);
-    expect(await runImport(world.tenant.owner, world.tenant.id, job.id)).toMatchObject({ rows_ok: 1 });
+    const other = await newCustomer(world);
+    const csv = `${HEADER}\n${customer.external_id},120,,\n${other.external_id},7,,\n`;
+    const job = await createImportJob(world.tenant.owner, world.tenant.id, 'balances', csv);
+    expect(await runImport(world.tenant.owner, world.tenant.id, job.id)).toMatchObject({ rows_ok: 2 });
     const [credit] = await importedCredits(world.tenant.id, customer.id);
-    expect(credit!.status).toBe('initialized');
+    const [otherCredit] = await importedCredits(world.tenant.id, other.id);
+    expect([credit!.status, otherCredit!.status]).toEqual(['initialized', 'initialized']);
     expect((await operationsOf(credit!.id)).map((operation) => [operation.kind, operation.amount])).toEqual([['mint', '120']]);
+    expect((await operationsOf(otherCredit!.id)).map((operation) => [operation.kind, operation.amount])).toEqual([['mint', '7']]);
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('0');
     await settleAll(runEnv, world.tenant.id);
     expect(await balanceOf(31337, 'erc20', xp.asset_address, customer.wallet)).toBe(120n);
+    expect(await balanceOf(31337, 'erc20', xp.asset_address, other.wallet)).toBe(7n);
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('120');
+    expect((await getCustomer(world, other.id)).xp_balance).toBe('7');
   });
 });
