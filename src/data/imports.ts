@@ -109,6 +109,7 @@ export function chunkProgressStatement(db: Database, progress: { tenantId: strin
       rowsOk: sql`${importJobs.rowsOk} + ${progress.ok}`,
       rowsFailed: sql`${importJobs.rowsFailed} + ${progress.failed}`,
       chunksDone: sql`${importJobs.chunksDone} + 1`,
+      resumes: 0,
       status: sql`(case when ${done} then 'completed' else 'running' end)`,
       completedAt: sql`(case when ${done} then ${progress.now} else null end)`,
       updatedAt: progress.now,
@@ -117,7 +118,7 @@ export function chunkProgressStatement(db: Database, progress: { tenantId: strin
     .returning();
 }
 
-/** Marks a job failed (its file is gone): the chunks not yet applied never will be. */
+/** Marks a job failed (its file is gone, or its chunks keep failing): the chunks not yet applied never will be. */
 export function failImportJobStatement(db: Database, tenantId: string, importId: string, now: string) {
   return db
     .update(importJobs)
@@ -166,11 +167,11 @@ export function appliedChunksQuery(db: Database, tenantId: string, importId: str
     .where(and(eq(importChunks.importId, importId), eq(importChunks.tenantId, tenantId)));
 }
 
-/** Marks a stalled job as resumed now, so the next hourly run leaves it an hour to progress. */
-export function touchImportJobStatement(db: Database, tenantId: string, importId: string, now: string) {
+/** Marks a stalled job as resumed now (one more resume), so the next hourly run leaves it an hour to progress. */
+export function resumedImportJobStatement(db: Database, tenantId: string, importId: string, now: string) {
   return db
     .update(importJobs)
-    .set({ updatedAt: now })
+    .set({ updatedAt: now, resumes: sql`${importJobs.resumes} + 1` })
     .where(and(eq(importJobs.id, importId), eq(importJobs.tenantId, tenantId)));
 }
 

@@ -64,7 +64,7 @@ export const auditedTables = {
   import_jobs: {
     targetType: 'import',
     targetId: 'id',
-    skip: [...bookkeeping, 'file_key', 'chunk_offsets', 'chunk_rows', 'chunks_total', 'chunks_done', 'rows_ok', 'rows_failed', 'error_file_key', 'completed_at', 'files_deleted_at'],
+    skip: [...bookkeeping, 'file_key', 'chunk_offsets', 'chunk_rows', 'chunks_total', 'chunks_done', 'resumes', 'rows_ok', 'rows_failed', 'error_file_key', 'completed_at', 'files_deleted_at'],
     secrets: [],
     json: ['columns'],
   },

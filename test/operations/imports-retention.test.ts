@@ -5,13 +5,18 @@ import { importErrors, importJobs } from '../../src/db/schema';
 import { IMPORT_CHUNK_ROWS } from '../../src/domain/imports';
 import type { OperationMessage } from '../../src/env';
 import { runContext } from '../../src/services/context';
-import { IMPORT_FILE_RETENTION_DAYS, purgeImportFiles, resumeStalledImports } from '../../src/services/import-retention';
+import { IMPORT_FILE_RETENTION_DAYS, MAX_IMPORT_RESUMES, purgeImportFiles, resumeStalledImports } from '../../src/services/import-retention';
 import { chunkMessages, createImportJob, deliverOperations, getImportJob, runImport } from '../support/imports';
 import { createTenant, db } from '../support/world';
 
 /** Retention of an import's files, and the hourly resume of an import that lost a message (docs/OPERATIONS.md). */
 
 const DAY_MS = 86_400_000;
+
+async function jobRow(tenantId: string, id: string) {
+  const [job] = await db().select().from(importJobs).where(and(eq(importJobs.id, id), eq(importJobs.tenantId, tenantId)));
+  return job!;
+}
 
 /** A queue that records what is sent to it. */
 function recordingQueue() {
@@ -60,5 +65,38 @@ describe('stalled imports', () => {
     expect(resent.map((message) => (message.kind === 'import_chunk' ? message.chunk : -1))).toEqual([1, 2]);
     expect((await deliverOperations([first!, ...resent])).retryMessages).toEqual([]);
     expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'completed', rows_ok: 2 * IMPORT_CHUNK_ROWS + 50 });
+  });
+});
+
+describe('an import whose chunk fails on every delivery', () => {
+  it(`is failed after ${MAX_IMPORT_RESUMES} resends without progress; progress in between starts the count again; what was applied stays`, async () => {
+    const tenant = await createTenant();
+    const rows = Array.from({ length: 2 * IMPORT_CHUNK_ROWS + 10 }, (_, index) => `stuck-${index}`);
+    const job = await createImportJob(tenant.owner, tenant.id, 'customers', ['external_id', ...rows, ''].join('\n'));
+    const [first, second, third] = await chunkMessages(tenant.id, job.id);
+    const poisoned = `stuck-${2 * IMPORT_CHUNK_ROWS + 3}`;
+    await env.DB.exec(`CREATE TRIGGER test_chunk_always_fails BEFORE INSERT ON customers WHEN NEW.external_id = '${poisoned}' BEGIN SELECT RAISE(ABORT, 'this chunk always fails'); END`);
+    try {
+      expect((await deliverOperations([first!])).retryMessages).toEqual([]);
+      const { queue, sent } = recordingQueue();
+      const resumeAt = async (hours: number) => {
+        sent.length = 0;
+        await resumeStalledImports(runContext(env, { db: db(), now: () => new Date(Date.now() + hours * 60 * 60 * 1000) }), queue);
+        return sent.flatMap((message) => (message.kind === 'import_chunk' && message.importId === job.id ? [message.chunk] : []));
+      };
+      expect(await resumeAt(2)).toEqual([1, 2]);
+      expect(await jobRow(tenant.id, job.id)).toMatchObject({ resumes: 1 });
+      expect((await deliverOperations([second!])).retryMessages).toEqual([]);
+      expect(await jobRow(tenant.id, job.id)).toMatchObject({ resumes: 0, chunksDone: 2 });
+      for (let resend = 1; resend <= MAX_IMPORT_RESUMES; resend++) {
+        expect(await resumeAt(2 + 2 * resend)).toEqual([2]);
+        expect((await deliverOperations([third!])).retryMessages).toHaveLength(1);
+      }
+      expect(await resumeAt(4 + 2 * MAX_IMPORT_RESUMES)).toEqual([]);
+      expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'failed', rows_ok: 2 * IMPORT_CHUNK_ROWS, rows_failed: 0 });
+      expect(await resumeAt(6 + 2 * MAX_IMPORT_RESUMES)).toEqual([]);
+    } finally {
+      await env.DB.exec('DROP TRIGGER test_chunk_always_fails');
+    }
   });
 });

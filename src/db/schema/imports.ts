@@ -31,6 +31,8 @@ export const importJobs = sqliteTable(
     chunkRows: integer('chunk_rows').notNull(),
     chunksTotal: integer('chunks_total').notNull(),
     chunksDone: integer('chunks_done').notNull().default(0),
+    /** Times the hourly cron sent the missing chunks again since the job last progressed (data/imports.ts). */
+    resumes: integer('resumes').notNull().default(0),
     rowsTotal: integer('rows_total').notNull(),
     rowsOk: integer('rows_ok').notNull().default(0),
     rowsFailed: integer('rows_failed').notNull().default(0),
