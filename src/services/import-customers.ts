@@ -13,7 +13,7 @@ import type { RowError } from '../data/imports';
 import { parseAttributeValue } from '../domain/attributes';
 import { canMoveCustomerStatus } from '../domain/customer-status';
 import { ATTRIBUTE_COLUMN_PREFIX } from '../domain/imports';
-import { custodialAccount } from '../domain/wallets';
+import { custodialAddress } from '../domain/wallets';
 import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
 import { upsertCustomerBodySchema, type UpsertCustomerInput } from '../schemas/customer';
@@ -131,7 +131,7 @@ async function newWallets({ db }: ServiceContext, count: number, walletMnemonic:
   return Promise.all(
     Array.from({ length: count }, async (_, offset) => {
       const derivationIndex = first + offset;
-      const { address } = await custodialAccount(walletMnemonic, derivationIndex);
+      const address = await custodialAddress(walletMnemonic, derivationIndex);
       return { address, derivationIndex };
     }),
   );
