@@ -81,6 +81,14 @@ export function isDefinitionMissing(error: unknown): boolean {
   return abortedByTrigger(error, 'attribute_definition_missing');
 }
 
+const VALUE_KEY = ['tenantId', 'userId', 'definitionId'] as const;
+const VALUE_UPDATED = ['valueText', 'valueNumber', 'updatedAt'] as const;
+
+/** The row a value write upserts: on the customer's existing value for the definition (VALUE_KEY), only VALUE_UPDATED change. */
+export function attributeValueRow(tenantId: string, userId: string, definitionId: string, stored: StoredValue, now: string): CustomerAttributeValue {
+  return { tenantId, userId, definitionId, ...stored, createdAt: now, updatedAt: now };
+}
+
 /** Upserts (or, for `null`, deletes) the customer's values, stamped `now`; to run in one batch. */
 export function valueWriteStatements(db: Database, tenantId: string, userId: string, writes: readonly ValueWrite[], now: string) {
   return writes.map(({ definitionId, stored }) => {
@@ -101,13 +109,5 @@ export function valueWriteStatements(db: Database, tenantId: string, userId: str
   });
 }
 
-/** The row a value write upserts: on the customer's existing value for the definition (VALUE_KEY), only VALUE_UPDATED change. */
-export function attributeValueRow(tenantId: string, userId: string, definitionId: string, stored: StoredValue, now: string): CustomerAttributeValue {
-  return { tenantId, userId, definitionId, ...stored, createdAt: now, updatedAt: now };
-}
-
-const VALUE_KEY = ['tenantId', 'userId', 'definitionId'] as const;
-const VALUE_UPDATED = ['valueText', 'valueNumber', 'updatedAt'] as const;
-
 /** Upserts many customers' values (attributeValueRow) at once, as valueWriteStatements upserts one (json-rows.ts). */
-export const valueUpsertStatements = jsonRowsInsert(customerAttributeValues, { target: VALUE_KEY, update: VALUE_UPDATED });
+export const valueUpsertSetStatements = jsonRowsInsert(customerAttributeValues, { target: VALUE_KEY, update: VALUE_UPDATED });

@@ -15,11 +15,14 @@ const insertCustomers = jsonRowsInsert(customers);
 const insertWallets = jsonRowsInsert(internalWallets);
 
 /** New customers with their custodial wallets (newCustomerStatements for many): in one batch, all exist or none does. */
-export function newCustomersStatements(db: Database, inputs: readonly NewCustomer[], now: string) {
+export function newCustomerSetStatements(db: Database, inputs: readonly NewCustomer[], now: string) {
   return [...insertCustomers(db, inputs.map((input) => newCustomerRow(input, now))), ...insertWallets(db, inputs.map((input) => custodialWalletRow(input, now)))];
 }
 
-/** A customer's profile change by external id: the fields given change, the others stay (profileUpdateStatement for many). */
+/**
+ * A customer's profile change by external id (profileUpdateStatement for many): the fields given
+ * change, the others stay. A null here keeps the field (an import's blank cell), it never clears it.
+ */
 export type ProfileChange = { externalId: string; profile: CustomerProfile };
 
 // By external id as profileUpdateStatement: an erasure meanwhile replaced it with a tombstone, so the erased person is not written again.
@@ -31,7 +34,7 @@ const updateProfiles = reusable((db, $: Slots<{ rows: string; tenantId: string; 
     where ${customers.tenantId} = ${$.tenantId} and ${customers.externalId} = j.external_id`),
 );
 
-export function profileChangesStatements(db: Database, tenantId: string, changes: readonly ProfileChange[], now: string) {
+export function profileChangeSetStatements(db: Database, tenantId: string, changes: readonly ProfileChange[], now: string) {
   const rows = changes.map(({ externalId, profile }) => [externalId, profile.email ?? null, profile.username ?? null, profile.countryCode ?? null]);
   return overJsonRows((database, values) => updateProfiles(database, { ...values, tenantId, now }), db, rows);
 }
@@ -45,6 +48,6 @@ const moveStatuses = reusable((db, $: Slots<{ rows: string; tenantId: string; no
     where ${customers.tenantId} = ${$.tenantId} and ${customers.id} = j.id and ${customers.status} = j.from_status`),
 );
 
-export function statusMovesStatements(db: Database, tenantId: string, moves: readonly StatusMove[], now: string) {
+export function statusMoveSetStatements(db: Database, tenantId: string, moves: readonly StatusMove[], now: string) {
   return overJsonRows((database, values) => moveStatuses(database, { ...values, tenantId, now }), db, moves.map(({ id, from, to }) => [id, from, to]));
 }

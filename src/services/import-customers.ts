@@ -1,6 +1,6 @@
 import { customerStatuses, type AttributeDefinition, type Customer, type CustomerStatus, type ImportJob } from '../db/schema';
-import { allDefinitionsQuery, attributeValueRow, valueUpsertStatements } from '../data/attributes';
-import { newCustomersStatements, profileChangesStatements, statusMovesStatements } from '../data/customer-sets';
+import { allDefinitionsQuery, attributeValueRow, valueUpsertSetStatements } from '../data/attributes';
+import { newCustomerSetStatements, profileChangeSetStatements, statusMoveSetStatements } from '../data/customer-sets';
 import { customersByExternalIdsQuery, reserveWalletIndexesStatement, type CustomerProfile, type NewCustomer } from '../data/customers';
 import type { RowError } from '../data/imports';
 import { parseAttributeValue, type StoredValue } from '../domain/attributes';
@@ -81,10 +81,10 @@ async function foldedStatements(ctx: ServiceContext, folded: [string, Folded][],
   const moved = updated.filter(({ customer, read }) => customer.status !== read.status);
   const values = folded.flatMap(([, { id, values }]) => [...values].map(([definitionId, stored]) => attributeValueRow(tenantId, id, definitionId, stored, now)));
   return [
-    ...newCustomersStatements(db, created, now),
-    ...profileChangesStatements(db, tenantId, changed.map(({ externalId, customer }) => ({ externalId, profile: customer.profile })), now),
-    ...statusMovesStatements(db, tenantId, moved.map(({ customer, read }) => ({ id: customer.id, from: read.status, to: customer.status })), now),
-    ...valueUpsertStatements(db, values),
+    ...newCustomerSetStatements(db, created, now),
+    ...profileChangeSetStatements(db, tenantId, changed.map(({ externalId, customer }) => ({ externalId, profile: customer.profile })), now),
+    ...statusMoveSetStatements(db, tenantId, moved.map(({ customer, read }) => ({ id: customer.id, from: read.status, to: customer.status })), now),
+    ...valueUpsertSetStatements(db, values),
   ];
 }
 
