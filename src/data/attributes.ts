@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { attributeDefinitions, cohorts, customerAttributeValues, type AttributeType } from '../db/schema';
+import { attributeDefinitions, cohorts, customerAttributeValues, type AttributeType, type CustomerAttributeValue } from '../db/schema';
 import type { StoredValue } from '../domain/attributes';
 import { offsetOf, type PageParams } from '../lib/paging';
 import { abortedByTrigger } from './db-errors';
+import { jsonRowsInsert } from './json-rows';
 
 /** Definitions of the tenant, newest first (rowid breaks ties within one millisecond), with the total. */
 export function definitionPageQueries(db: Database, tenantId: string, params: PageParams) {
@@ -80,6 +81,14 @@ export function isDefinitionMissing(error: unknown): boolean {
   return abortedByTrigger(error, 'attribute_definition_missing');
 }
 
+const VALUE_KEY = ['tenantId', 'userId', 'definitionId'] as const;
+const VALUE_UPDATED = ['valueText', 'valueNumber', 'updatedAt'] as const;
+
+/** The row a value write upserts: on the customer's existing value for the definition (VALUE_KEY), only VALUE_UPDATED change. */
+export function attributeValueRow(tenantId: string, userId: string, definitionId: string, stored: StoredValue, now: string): CustomerAttributeValue {
+  return { tenantId, userId, definitionId, ...stored, createdAt: now, updatedAt: now };
+}
+
 /** Upserts (or, for `null`, deletes) the customer's values, stamped `now`; to run in one batch. */
 export function valueWriteStatements(db: Database, tenantId: string, userId: string, writes: readonly ValueWrite[], now: string) {
   return writes.map(({ definitionId, stored }) => {
@@ -89,12 +98,16 @@ export function valueWriteStatements(db: Database, tenantId: string, userId: str
       eq(customerAttributeValues.definitionId, definitionId),
     );
     if (stored === null) return db.delete(customerAttributeValues).where(row);
+    const written = attributeValueRow(tenantId, userId, definitionId, stored, now);
     return db
       .insert(customerAttributeValues)
-      .values({ tenantId, userId, definitionId, ...stored, createdAt: now, updatedAt: now })
+      .values(written)
       .onConflictDoUpdate({
-        target: [customerAttributeValues.tenantId, customerAttributeValues.userId, customerAttributeValues.definitionId],
-        set: { ...stored, updatedAt: now },
+        target: VALUE_KEY.map((key) => customerAttributeValues[key]),
+        set: Object.fromEntries(VALUE_UPDATED.map((key) => [key, written[key]])),
       });
   });
 }
+
+/** Upserts many customers' values (attributeValueRow) at once, as valueWriteStatements upserts one (json-rows.ts). */
+export const valueUpsertSetStatements = jsonRowsInsert(customerAttributeValues, { target: VALUE_KEY, update: VALUE_UPDATED });

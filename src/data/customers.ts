@@ -2,7 +2,7 @@ import { and, eq, exists, notExists, sql, type SQLWrapper } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { inJsonList } from './json-list';
-import { customers, internalWallets, type Customer, type CustomerStatus } from '../db/schema';
+import { customers, internalWallets, type Customer, type CustomerStatus, type InternalWallet } from '../db/schema';
 import type { PageParams } from '../lib/paging';
 import { completionWhen } from './response-with-write';
 import type { Slots } from './reusable-statements';
@@ -102,20 +102,23 @@ export function newCustomerRow(input: NewCustomer, now: string): Customer {
  * at zero and only the ledger moves them.
  */
 export function newCustomerStatements(db: Database, input: NewCustomer, now: string) {
-  return [
-    db.insert(customers).values(newCustomerRow(input, now)).returning(),
-    db.insert(internalWallets).values({
-      id: input.wallet.id,
-      tenantId: input.tenantId,
-      userId: input.id,
-      address: input.wallet.address,
-      walletKind: 'custodial',
-      label: 'Custodial wallet',
-      derivationIndex: input.wallet.derivationIndex,
-      createdAt: now,
-      updatedAt: now,
-    }),
-  ] as const;
+  return [db.insert(customers).values(newCustomerRow(input, now)).returning(), db.insert(internalWallets).values(custodialWalletRow(input, now))] as const;
+}
+
+/** The custodial wallet row a new customer is created with (newCustomerStatements, and an import's set of new customers). */
+export function custodialWalletRow(input: NewCustomer, now: string): InternalWallet {
+  return {
+    id: input.wallet.id,
+    tenantId: input.tenantId,
+    userId: input.id,
+    address: input.wallet.address,
+    walletKind: 'custodial',
+    label: 'Custodial wallet',
+    derivationIndex: input.wallet.derivationIndex,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /** Changes only the profile fields given; RETURNING the updated row (none when no such customer). For a batch. */

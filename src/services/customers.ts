@@ -17,7 +17,7 @@ import { violatesUnique } from '../data/db-errors';
 import { namedBatch } from '../data/named-batch';
 import type { ResponseWithWrite } from '../data/response-with-write';
 import { assertCustomerStatusMove } from '../domain/customer-status';
-import { custodialAccount } from '../domain/wallets';
+import { custodialAddress } from '../domain/wallets';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { pageOf, type Page } from '../lib/paging';
@@ -99,7 +99,7 @@ export async function upsertCustomer(ctx: ServiceContext, input: UpsertCustomerI
   if (existing) return updateExisting(ctx, input, ladder, existing, responses.updated);
   if (!walletIndex) throw new Error('no wallet index taken for a new customer');
 
-  const { address } = await custodialAccount(walletMnemonic, walletIndex.value);
+  const address = await custodialAddress(walletMnemonic, walletIndex.value);
   const now = isoNow(ctx.now());
   const wallet = { id: newId('wal'), address, derivationIndex: walletIndex.value };
   const newCustomer = { id: newId('cus'), tenantId, externalId: input.external_id, ...profileOf(input), wallet };

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { internalWallets } from '../../src/db/schema';
-import { custodialAccount } from '../../src/domain/wallets';
+import { custodialAccount, custodialAddress } from '../../src/domain/wallets';
 import { customerSchema } from '../../src/schemas/customer';
 import { newId } from '../../src/lib/ids';
 import { createCustomerViaApi } from '../support/customers';
@@ -28,6 +28,13 @@ describe('custodial wallets', () => {
     }
     // The well-known first account of the test mnemonic (Hardhat/Anvil account #0).
     expect((await custodialAccount(mnemonic, 0)).address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+  });
+
+  it("derives, inside workerd, the address alone by public derivation: viem's address for the index", async () => {
+    const mnemonic = env.WALLET_MNEMONIC!;
+    for (const index of [0, 1, 7, 2 ** 31 - 1]) {
+      expect(await custodialAddress(mnemonic, index)).toBe(mnemonicToAccount(mnemonic, { addressIndex: index }).address);
+    }
   });
 
   it('creates one custodial wallet with each customer, at the address viem derives for its index', async () => {
