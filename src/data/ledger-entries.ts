@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import { customers, internalTransactions, onchainOperations, pointLots, type TransactionType } from '../db/schema';
 import { lifetimeDelta } from '../domain/ledger';
 import { selectedRow } from './insert-select';
+import { jsonRowTexts } from './json-rows';
 import { creditLotRow, creditStatus, type LotValues } from './point-lots';
 import { reusableList, type Slots } from './reusable-statements';
 import { xpMirror, xpMirrorOperationRow } from './xp-mirror';
@@ -26,7 +27,7 @@ export type LedgerEntry = {
   lot?: LotValues;
 };
 
-/** One entry as a row of the JSON array the statements read (`e.<column>`), in driver values. */
+/** One entry's values as the statements read them (`e.<column>`), in driver values; a JSON row of ENTRY_COLUMNS' order. */
 type EntryRow = {
   id: string;
   user_id: string;
@@ -66,8 +67,8 @@ type BatchValues = { tenantId: string; now: string; entries: string };
  * entries are written (and numbered) as given.
  */
 function entriesTable($: Slots<BatchValues>) {
-  const columns = sql.raw(ENTRY_COLUMNS.map((column) => `j.value ->> '$.${column}' as ${column}`).join(', '));
-  const mirror = xpMirror($.tenantId, sql`j.value ->> '$.user_id'`);
+  const columns = sql.raw(ENTRY_COLUMNS.map((column, position) => `j.value ->> ${position} as ${column}`).join(', '));
+  const mirror = xpMirror($.tenantId, sql.raw(`j.value ->> ${ENTRY_COLUMNS.indexOf('user_id')}`));
   return sql`(select ${columns}, (select json_array(x.asset_id, x.chain_id, x.decimals, x.address) from (${mirror}) x) as mirror
     from json_each(${$.entries}) j order by j.key) e`;
 }
@@ -157,6 +158,12 @@ const entryStatements = reusableList((db, $: Slots<BatchValues>) => {
   ] as const;
 });
 
+/** An entry as its JSON row: its values in ENTRY_COLUMNS' order. */
+function entryCells(entry: LedgerEntry) {
+  const row = entryRow(entry);
+  return ENTRY_COLUMNS.map((column) => row[column]);
+}
+
 function entryRow(entry: LedgerEntry): EntryRow {
   const { lot } = entry;
   return {
@@ -184,8 +191,9 @@ function entryRow(entry: LedgerEntry): EntryRow {
 
 /**
  * The statements that append XP entries of one tenant and move their customers' balances with
- * them, four whatever the number of entries: the entries are one bound JSON array, so a chunk of
- * an import writes a thousand credits as cheaply as a request writes one. Put them in the same
+ * them, four whatever the number of entries: the entries are one bound JSON array (data/json-rows.ts;
+ * four more per 600,000 characters of it), so a chunk of an import writes a thousand credits in
+ * the statements a request writes one with. Put them in the same
  * `db.batch` as anything that must happen with them (a redemption, a stock decrement): if a balance
  * would drop below zero the check constraint fails and D1 rolls the whole batch back, so no
  * interleaving of concurrent requests can overspend.
@@ -198,5 +206,15 @@ function entryRow(entry: LedgerEntry): EntryRow {
  */
 export function ledgerEntriesStatements(db: Database, tenantId: string, entries: readonly LedgerEntry[], now: string) {
   if (entries.some((entry) => entry.tenantId !== tenantId)) throw new Error('ledger entries of another tenant in the batch');
-  return entryStatements(db, { tenantId, now, entries: JSON.stringify(entries.map(entryRow)) });
+  return jsonRowTexts(entries.map(entryCells)).flatMap((text) => entryStatements(db, { tenantId, now, entries: text }));
+}
+
+/**
+ * The statements of one entry (`ledgerEntriesStatements` of a list of one).
+ *
+ * @example
+ * await db.batch([...ledgerEntryStatements(db, entry, now)]).catch(rethrowLedgerError);
+ */
+export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: string) {
+  return entryStatements(db, { tenantId: entry.tenantId, now, entries: JSON.stringify([entryCells(entry)]) });
 }

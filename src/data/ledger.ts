@@ -4,22 +4,9 @@ import { customerGuard, customers, internalTransactions, onchainOperations, type
 import { violatesCheck } from './db-errors';
 import { ONE_ROW, selectedRow } from './insert-select';
 import { inJsonList } from './json-list';
-import { ledgerEntriesStatements, type LedgerEntry } from './ledger-entries';
+import type { LedgerEntry } from './ledger-entries';
 import { completionWhen } from './response-with-write';
 import { reusable, type Slots } from './reusable-statements';
-
-export type { LedgerEntry } from './ledger-entries';
-
-/**
- * The statements that append one XP entry and move the customer's balance with it: the entries'
- * statements (data/ledger-entries.ts) of a single entry.
- *
- * @example
- * await db.batch([...ledgerEntryStatements(db, entry, now)]).catch(rethrowLedgerError);
- */
-export function ledgerEntryStatements(db: Database, entry: LedgerEntry, now: string) {
-  return ledgerEntriesStatements(db, entry.tenantId, [entry], now);
-}
 
 /**
  * The row `ledgerEntryStatements(db, entry, now)` writes when the entry completes at once (no XP

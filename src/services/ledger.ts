@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { customers, customerStatuses, type CustomerStatus, type InternalTransaction, type TransactionType } from '../db/schema';
 import type { ResponseWithWrite } from '../data/response-with-write';
-import { completedEntryRow, customerGuardStatement, entryReadBack, isCustomerRejected, isInsufficientXp, ledgerEntryStatements, storedIfWrittenAsCompleted } from '../data/ledger';
+import { completedEntryRow, customerGuardStatement, entryReadBack, isCustomerRejected, isInsufficientXp, storedIfWrittenAsCompleted } from '../data/ledger';
+import { ledgerEntryStatements } from '../data/ledger-entries';
 import { rulesVersionGuard } from '../data/earning-evaluation';
 import { namedBatch } from '../data/named-batch';
 import type { TenantRules } from '../data/rule-cache';

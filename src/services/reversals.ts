@@ -1,4 +1,5 @@
-import { entryReadBack, isInsufficientXp, ledgerEntryStatements } from '../data/ledger';
+import { entryReadBack, isInsufficientXp } from '../data/ledger';
+import { ledgerEntryStatements } from '../data/ledger-entries';
 import { namedBatch } from '../data/named-batch';
 import { creditCanceledUpdate, creditForReversalQueries, isBeyondCredit, isLotChanged, lotReversedUpdate, lotStillWaitingGuard, pendingReversalInsert } from '../data/reversals';
 import type { InternalTransaction, PointLot } from '../db/schema';

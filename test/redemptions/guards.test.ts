@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { redemptionGuardStatement } from '../../src/data/redemption-writes';
 import { isAlreadyRefunded, isRedemptionRejected } from '../../src/data/redemptions';
-import { ledgerEntryStatements } from '../../src/data/ledger';
+import { ledgerEntryStatements } from '../../src/data/ledger-entries';
 import { customers, rewards } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { customerWithXp, insertReward, insertTier } from '../support/rewards';

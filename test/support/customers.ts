@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ledgerEntryStatements } from '../../src/data/ledger';
+import { ledgerEntryStatements } from '../../src/data/ledger-entries';
 import type { TransactionType } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { customerSchema, type CustomerView } from '../../src/schemas/customer';
