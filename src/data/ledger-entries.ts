@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { customers, internalTransactions, onchainOperations, pointLots, type TransactionType } from '../db/schema';
 import { lifetimeDelta } from '../domain/ledger';
@@ -79,22 +79,18 @@ const entryStatements = reusableList((db, $: Slots<BatchValues>) => {
   const settles = sql`(e.awaits_settlement = 1 or e.mirror is not null)`;
   // A pending credit waits for the activation job (services/point-jobs.ts), which mirrors it then.
   const waits = sql`(e.pending = 1 or ${settles})`;
-  // Each customer's moves summed: one update of a customer whatever its number of entries.
+  // Each customer's moves summed: one update of a customer whatever its number of entries. A credit
+  // that waits moves the balance when it completes; a debit reserves at once.
   const moves = sql`(select e.user_id,
       sum(case when e.amount > 0 and ${waits} then 0 else e.amount end) as balance,
       sum(case when ${waits} then 0 else e.lifetime_delta end) as lifetime
     from ${entries} group by e.user_id) d`;
   return [
-    db
-      .update(customers)
-      .set({
-        // A credit that waits moves the balance when it completes; a debit reserves at once.
-        xpBalance: sql`${customers.xpBalance} + d.balance`,
-        lifetimeXp: sql`${customers.lifetimeXp} + d.lifetime`,
-        updatedAt: sql`${$.now}`,
-      })
-      .from(moves)
-      .where(and(eq(customers.id, sql`d.user_id`), eq(customers.tenantId, $.tenantId))),
+    // INDEXED BY: whatever the statistics, each moved customer is found by its primary key, never by
+    // a scan of the tenant's customers (test/scale/hot-routes.test.ts).
+    db.run(sql`update ${customers} indexed by sqlite_autoindex_customers_1
+      set xp_balance = ${customers.xpBalance} + d.balance, lifetime_xp = ${customers.lifetimeXp} + d.lifetime, updated_at = ${$.now}
+      from ${moves} where ${customers.id} = d.user_id and ${customers.tenantId} = ${$.tenantId}`),
     db.insert(internalTransactions).select(
       db
         .select(
@@ -152,7 +148,8 @@ const entryStatements = reusableList((db, $: Slots<BatchValues>) => {
             transactionId: sql`e.id`,
           }),
         )
-        .from(sql`${entries} join ${internalTransactions} t on t.id = e.id and t.tenant_id = ${$.tenantId}`)
+        // CROSS JOIN: the entries lead, each transaction found by its id; never the tenant's transactions scanned.
+        .from(sql`${entries} cross join ${internalTransactions} t on t.id = e.id and t.tenant_id = ${$.tenantId}`)
         .where(sql`e.has_lot = 1`),
     ),
   ] as const;

@@ -79,10 +79,14 @@ export function isCustomerRejected(error: unknown): boolean {
   return violatesCheck(error, 'customer_not_eligible');
 }
 
-/** Which of `operationIds` the tenant's XP token mirror wrote (read in the entries' batch, to hand them to settlement). */
+/**
+ * Which of `operationIds` the tenant's XP token mirror wrote (read in the entries' batch, to hand
+ * them to settlement). INDEXED BY: each id looked up by the primary key, never the tenant's
+ * operations scanned (test/scale/hot-routes.test.ts, import chunks).
+ */
 export function mirrorOperationsQuery(db: Database, tenantId: string, operationIds: readonly string[]) {
   return db
-    .select({ id: onchainOperations.id })
-    .from(onchainOperations)
+    .select({ id: sql<string>`${onchainOperations.id}` })
+    .from(sql`${onchainOperations} indexed by sqlite_autoindex_onchain_operations_1`)
     .where(and(eq(onchainOperations.tenantId, tenantId), inJsonList(onchainOperations.id, operationIds)));
 }

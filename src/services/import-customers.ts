@@ -82,7 +82,7 @@ async function foldedStatements(ctx: ServiceContext, folded: [string, Folded][],
   const values = folded.flatMap(([, { id, values }]) => [...values].map(([definitionId, stored]) => attributeValueRow(tenantId, id, definitionId, stored, now)));
   return [
     ...newCustomerSetStatements(db, created, now),
-    ...profileChangeSetStatements(db, tenantId, changed.map(({ externalId, customer }) => ({ externalId, profile: customer.profile })), now),
+    ...profileChangeSetStatements(db, tenantId, changed.map(({ externalId, customer }) => ({ id: customer.id, externalId, profile: customer.profile })), now),
     ...statusMoveSetStatements(db, tenantId, moved.map(({ customer, read }) => ({ id: customer.id, from: read.status, to: customer.status })), now),
     ...valueUpsertSetStatements(db, values),
   ];
