@@ -17,6 +17,9 @@ export type ImportRun = {
   firstRate: number;
   lastRate: number;
   baselineSeconds: number;
+  /** The bare insert's rows per second over its own first and last WINDOW rows, for comparison. */
+  baselineFirstRate: number;
+  baselineLastRate: number;
 };
 
 type Log = (message: string) => void;
@@ -92,13 +95,24 @@ async function runImport(worker: string, tenant: BenchTenant, token: string, kin
   }
 }
 
-async function runBaseline(baseline: string, kind: ImportRun['kind'], rows: (Customer | Balance)[]): Promise<number> {
+/** The bare insert of the rows: its seconds, and its rates over the first and the last WINDOW rows (timed by request). */
+async function runBaseline(baseline: string, kind: ImportRun['kind'], rows: (Customer | Balance)[]) {
   const started = performance.now();
+  const window = Math.min(IMPORT_WINDOW, rows.length);
+  let firstDone: number | undefined;
+  let lastStart: number | undefined;
   for (let start = 0; start < rows.length; start += BASELINE_REQUEST_ROWS) {
+    if (lastStart === undefined && start >= rows.length - window) lastStart = performance.now();
     const res = await fetch(`${baseline}/bulk/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rows.slice(start, start + BASELINE_REQUEST_ROWS)) });
     if (res.status !== 201) throw new Error(`baseline bulk insert answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    if (firstDone === undefined && start + BASELINE_REQUEST_ROWS >= window) firstDone = performance.now();
   }
-  return (performance.now() - started) / 1000;
+  const ended = performance.now();
+  return {
+    baselineSeconds: (ended - started) / 1000,
+    baselineFirstRate: window / (((firstDone ?? ended) - started) / 1000),
+    baselineLastRate: window / ((ended - (lastStart ?? started)) / 1000),
+  };
 }
 
 /** Customers first (the balances file credits them), each against its baseline. */
@@ -110,8 +124,7 @@ export async function measureImports(servers: { worker: string; baseline: string
   for (const [kind, list, csv] of [['customers', customers, customersCsv(customers)], ['balances', balances, balancesCsv(balances)]] as const) {
     const worker = await runImport(servers.worker, tenant, token, kind, csv, rows, log);
     log(`${kind}: the bare batched insert of the same rows…`);
-    const baselineSeconds = await runBaseline(servers.baseline, kind, list);
-    results.push({ kind, rows, ...worker, baselineSeconds });
+    results.push({ kind, rows, ...worker, ...(await runBaseline(servers.baseline, kind, list)) });
   }
   return results;
 }
