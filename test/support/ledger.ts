@@ -16,7 +16,7 @@ export async function createCustomer(
       tenantId,
       externalId: `ext-${id}`,
       status: options.status ?? 'active',
-      username: options.username === undefined ? `user-${id.slice(4, 10)}` : options.username,
+      username: options.username === undefined ? `user-${id.slice(-6)}` : options.username,
       email: options.email === undefined ? `${id}@example.com` : options.email,
       countryCode: options.countryCode ?? null,
     });

@@ -16,7 +16,7 @@ export async function customerWithXp(tenantId: string, xp: number, options: Para
 export async function insertReward(tenantId: string, values: Partial<typeof rewards.$inferInsert> = {}): Promise<Reward> {
   const [row] = await db()
     .insert(rewards)
-    .values({ id: newId('rwd'), tenantId, title: `Reward ${newId('t').slice(2, 8)}`, xpCost: 100, status: 'active', ...values })
+    .values({ id: newId('rwd'), tenantId, title: `Reward ${newId('t').slice(-6)}`, xpCost: 100, status: 'active', ...values })
     .returning();
   if (!row) throw new Error('reward insert returned nothing');
   return row;
@@ -41,7 +41,7 @@ export async function insertAsset(tenantId: string, assetAddress: string = rando
   await db().insert(onchainAssets).values({
     id,
     tenantId,
-    key: `nft-${id.slice(4, 10)}`,
+    key: `nft-${id.slice(-6)}`,
     type: 'erc721',
     chainId: 31337,
     assetAddress,

@@ -30,7 +30,7 @@ export async function createPerson(label = 'person'): Promise<Omit<TestMember, '
 /** A fresh tenant whose owner is a `super_admin` with a valid portal token. */
 export async function createTenant(label = 'tenant'): Promise<TestTenant> {
   const id = newId('ten');
-  const slug = `${label}-${id.slice(4, 14)}`;
+  const slug = `${label}-${id.slice(-10)}`;
   await db().insert(tenants).values({ id, name: `Tenant ${slug}`, slug });
   const owner = await addMember(id, 'super_admin');
   return { id, name: `Tenant ${slug}`, slug, owner };
