@@ -43,8 +43,9 @@ export async function planCustomerRows(ctx: ServiceContext, job: ImportJob, rows
   const [existing, definitions] = await db.batch([customersByExternalIdsQuery(db, tenantId, externalIds), allDefinitionsQuery(db, tenantId)]);
   const errors: RowError[] = [];
   const valid: CustomerRow[] = [];
+  const definitionsByKey = new Map(definitions.map((definition) => [definition.key, definition]));
   for (const row of cells) {
-    const checked = row.ok ? customerRow(row.row, row.cells, definitions) : row;
+    const checked = row.ok ? customerRow(row.row, row.cells, definitionsByKey) : row;
     if (checked.ok) valid.push(checked.value);
     else errors.push(checked.error);
   }
@@ -106,7 +107,7 @@ function profileOf(input: UpsertCustomerInput): CustomerProfile {
 type Checked = { ok: true; value: CustomerRow } | { ok: false; error: RowError };
 
 /** A row's cells checked as the gateway checks an upsert, and its status and attribute values by their types. */
-function customerRow(row: number, cells: ReadonlyMap<string, string>, definitions: readonly AttributeDefinition[]): Checked {
+function customerRow(row: number, cells: ReadonlyMap<string, string>, definitionsByKey: ReadonlyMap<string, AttributeDefinition>): Checked {
   const parsed = upsertCustomerBodySchema.safeParse({
     external_id: cells.get('external_id') ?? '',
     email: cells.get('email'),
@@ -118,12 +119,11 @@ function customerRow(row: number, cells: ReadonlyMap<string, string>, definition
   if (status !== undefined && !(customerStatuses as readonly string[]).includes(status)) {
     return { ok: false, error: { row, message: `status: must be one of ${customerStatuses.join(', ')}` } };
   }
-  const byKey = new Map(definitions.map((definition) => [definition.key, definition]));
   const values = new Map<string, StoredValue>();
   for (const [column, raw] of cells) {
     if (!column.startsWith(ATTRIBUTE_COLUMN_PREFIX)) continue;
     const key = column.slice(ATTRIBUTE_COLUMN_PREFIX.length);
-    const definition = byKey.get(key);
+    const definition = definitionsByKey.get(key);
     if (!definition) return { ok: false, error: { row, message: `${column}: attribute "${key}" is not defined` } };
     const value = parseAttributeValue(definition.type, raw);
     if (!value.ok) return { ok: false, error: { row, message: `${column}: ${value.message} (attribute "${key}" is of type ${definition.type})` } };
