@@ -20,8 +20,8 @@ export function newCustomerSetStatements(db: Database, inputs: readonly NewCusto
 }
 
 /**
- * A customer's profile change by external id (profileUpdateStatement for many): the fields given
- * change, the others stay. A null here keeps the field (an import's blank cell), it never clears it.
+ * A customer's profile change by id and external id (profileUpdateStatement for many): the fields
+ * given change, the others stay. A null here keeps the field (an import's blank cell), never clears it.
  */
 export type ProfileChange = { id: string; externalId: string; profile: CustomerProfile };
 
