@@ -20,7 +20,9 @@ for (const stream of [process.stdout, process.stderr]) {
   stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => String(chunk).includes(RUNTIME_CLOSED) || write(chunk, ...rest)) as typeof stream.write;
 }
 
-const migrations = await readD1Migrations(fileURLToPath(new URL('./migrations', import.meta.url)));
+/** What `npm run db:migrate` applies: the directory's to DB, the shard's to each binding in SHARDS (test/support/apply-migrations.ts). */
+const directoryMigrations = await readD1Migrations(fileURLToPath(new URL('./migrations/directory', import.meta.url)));
+const shardMigrations = await readD1Migrations(fileURLToPath(new URL('./migrations/shard', import.meta.url)));
 
 /** Each environment's rate limiters and vars: test/rate-limits checks that the vars state the limiters' own numbers. */
 const { rawConfig } = experimental_readRawConfig({ config: fileURLToPath(new URL('./wrangler.toml', import.meta.url)) });
@@ -64,7 +66,11 @@ const workersProject = defineConfig({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
         bindings: {
-          TEST_MIGRATIONS: migrations,
+          TEST_DIRECTORY_MIGRATIONS: directoryMigrations,
+          TEST_SHARD_MIGRATIONS: shardMigrations,
+          // Every tenant a test makes goes to SHARD_0 (test/support/world.ts `db()` reads it), but in
+          // test/shards, which runs the Worker unpinned and places tenants on both shards.
+          PINNED_SHARD: 'SHARD_0',
           AUTH_JWKS: JSON.stringify(testKeys.jwks),
           API_KEY_ENCRYPTION_KEY: testKeys.encryptionKey,
           WALLET_MNEMONIC: testKeys.walletMnemonic,
@@ -77,9 +83,10 @@ const workersProject = defineConfig({
           TEST_MANUAL_RPC_URL: inject('manualRpcUrl'),
           TEST_WEBHOOK_RECEIVER_URL: inject('webhookReceiverUrl'),
         },
-        // An empty database beside DB, for test/points/migration.test.ts alone: it applies the
-        // migrations up to a point, writes rows under that old schema, then applies the rest (DB
-        // has every migration before any test runs). Storage is per test file, so it starts empty.
+        // An empty database beside DB and the shards, for test/points/migration.test.ts alone: it
+        // applies the shard migrations up to a point, writes rows under that old schema, then
+        // applies the rest (DB and the shards have every migration before any test runs). Storage
+        // is per test file, so it starts empty.
         d1Databases: { TEST_MIGRATION_DB: 'loyalty-migration-test' },
         // Tests drive the settlement consumer themselves (createMessageBatch + worker.queue, with a
         // per-file funded relayer). Options merge over wrangler.toml and cannot delete its consumer,

@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   options.small = manifest.tenants.small.customers;
 
   log('starting the Worker and the baseline…');
-  const [worker, baseline] = await Promise.all([startWorker(), startBaseline(manifest.baselineKey)]);
+  const [worker, baseline] = await Promise.all([startWorker(), startBaseline(manifest.baselineKey, manifest.tenants.large.shard)]);
   const servers: Servers = { worker: worker.baseUrl, baseline: baseline.baseUrl };
   log(`Worker ${servers.worker} (log ${paths.workerLog}), baseline ${servers.baseline}`);
   await runCronsOnce(servers.worker);

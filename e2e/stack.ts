@@ -1,7 +1,8 @@
 /**
  * What the end-to-end suite runs against: the Worker under `wrangler dev` (its [build] builds the
- * CMS and copies the API reference, as for `npm run dev` and deploys), with a fresh local D1 in a
- * temporary directory, and the dev sign-in (scripts/lib/dev-oidc.ts) with a throwaway signing key.
+ * CMS and copies the API reference, as for `npm run dev` and deploys), with fresh local D1
+ * databases (the directory and its shards) in a temporary directory, and the dev sign-in
+ * (scripts/lib/dev-oidc.ts) with a throwaway signing key.
  * Nothing of the developer's is read or written: not `.dev.vars` (an env file replaces it), not
  * `.dev/`, not `.wrangler/state`. No chain: CHAINS is unset, so no anvil either.
  */
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { english, generateMnemonic } from 'viem/accounts';
 import { freePort, runWrangler, startDevServer, stopAll, type DevServer } from '../bench/lib/processes';
+import { migrateAll } from '../scripts/db-migrate';
 import { DEV_CMS_CLIENT_ID, devVarLine, generateSigningKey, ROOT, type DevSigningKey } from '../scripts/lib/dev-files';
 import { startDevOidc, type DevOidc } from '../scripts/lib/dev-oidc';
 
@@ -56,7 +58,8 @@ export async function startStack(log: (message: string) => void): Promise<Stack>
     };
     writeFileSync(envFile, `${Object.entries(vars).map(([name, value]) => devVarLine(name, value)).join('\n')}\n`, { mode: 0o600 });
     log(`local D1 in ${persistTo}; dev sign-in at ${oidc.issuer}`);
-    await runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo, '-c', join(ROOT, 'wrangler.toml')], logFile);
+    // The directory and every shard (scripts/db-migrate.ts), wrangler's output into the log.
+    await migrateAll({ target: 'local', persistTo, config: join(ROOT, 'wrangler.toml') }, (args) => runWrangler(args, logFile).then(() => 0));
     const server: DevServer = await startDevServer({
       name: 'e2e',
       config: join(ROOT, 'wrangler.toml'),

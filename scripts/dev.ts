@@ -2,9 +2,10 @@
  * `npm run dev`: the whole service on this machine, offline, no Cloudflare account.
  * 1. dev keys and `.dev.vars` (created on the first run, completed on later ones), 2. the contracts
  * compiled (src/chain/artifacts.generated.ts), 3. anvil for each local chain in CHAINS (the relayer
- * funded), 4. local D1 migrations, 5. `wrangler dev` (the settlement queue consumer runs inside it),
- * 6. a ticker running the every-minute crons (wrangler dev never fires them), 7. the demo tenant
- * seeded through the running server's HTTP API, onchain assets included, 8. a summary printed.
+ * funded), 4. local D1 migrations (the directory and every shard, as `npm run db:migrate -- --local`),
+ * 5. `wrangler dev` (the settlement queue consumer runs inside it), 6. a ticker running the
+ * every-minute crons (wrangler dev never fires them), 7. the demo tenant seeded through the running
+ * server's HTTP API, onchain assets included, 8. a summary printed.
  * The CMS is served at / (wrangler's [build] builds it); its dev sign-in (any email) runs on the
  * port + 10 (scripts/lib/dev-sign-in.ts). Ctrl+C (or SIGTERM to this process) stops them all.
  *
@@ -15,6 +16,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compileContracts } from './lib/compile-contracts';
+import { migrateAll } from './db-migrate';
 import { explainDevConfiguration } from './lib/dev-config';
 import { offlineWranglerEnv } from './lib/offline-env';
 import { echoWithoutTickerLines, startCronTicker, type CronTicker } from './lib/cron-ticker';
@@ -223,10 +225,16 @@ async function main(): Promise<void> {
   }
   if (stopping || !(await startChains(vars))) return;
 
-  log('applying local D1 migrations…');
-  const migrated = await runOnce(['d1', 'migrations', 'apply', 'DB', '--local']);
+  log('applying local D1 migrations (the directory, then each shard)…');
+  try {
+    // Once stopping, no further wrangler is started (the one running was signalled).
+    const run = (args: string[]) => (stopping ? Promise.resolve(1) : runOnce(args));
+    await migrateAll({ target: 'local', config: join(ROOT, 'wrangler.toml') }, run, (step) => log(`migrating ${step}`));
+  } catch (error) {
+    if (stopping) return;
+    return fail(error instanceof Error ? error.message : String(error));
+  }
   if (stopping) return;
-  if (migrated !== 0) return fail(`migrations failed (exit ${migrated})`);
 
   startServer(signIn.wranglerArgs);
   if (!(await waitForServer())) {

@@ -1,11 +1,12 @@
 /**
- * `npm run db:sql -- <name>`: after an edit of src/db/sql/*.sql, writes the migration that makes the
- * database's triggers and views exactly those files (docs/ARCHITECTURE.md, "Rules in SQL").
- * The database's current set is replayed from migrations/*.sql; when it already equals the files
- * (comments and spacing aside) nothing is written. Otherwise drizzle-kit makes an empty custom
- * migration (journal and snapshot included) and this fills it: drop every trigger and view, create
- * every one from the files. Always all of them: the migration is exact whatever came before, and a
- * trigger's text is read in its file, never in migrations.
+ * `npm run db:sql -- <name>`: after an edit of src/db/sql/*.sql, writes the migration that makes a
+ * shard's triggers and views exactly those files (docs/ARCHITECTURE.md, "Rules in SQL"; they are
+ * shard SQL, docs/SCALING.md). The shard's current set is replayed from migrations/shard/*.sql;
+ * when it already equals the files (comments and spacing aside) nothing is written. Otherwise
+ * drizzle-kit makes an empty custom migration of the shard's (drizzle.config.ts, journal and
+ * snapshot included) and this fills it: drop every trigger and view, create every one from the
+ * files. Always all of them: the migration is exact whatever came before, and a trigger's text is
+ * read in its file, never in migrations.
  *
  * @example
  * npm run db:sql -- tier_placement_view
@@ -17,7 +18,7 @@ import { allDefinitions, replacementMigration, replayedDefinitions, sameDefiniti
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sqlFolder = `${root}src/db/sql/`;
-const migrationsFolder = `${root}migrations/`;
+const migrationsFolder = `${root}migrations/shard/`;
 
 const name = process.argv[2];
 if (name === undefined || !/^[a-z0-9_]+$/.test(name)) {
@@ -34,9 +35,9 @@ if (sameDefinitions(live, definitions)) {
   process.exit(0);
 }
 
-execFileSync('npx', ['drizzle-kit', 'generate', '--custom', '--name', name], { cwd: root, stdio: 'inherit' });
+execFileSync('npx', ['drizzle-kit', 'generate', '--config', 'drizzle.config.ts', '--custom', '--name', name], { cwd: root, stdio: 'inherit' });
 const journal = JSON.parse(readFileSync(`${migrationsFolder}meta/_journal.json`, 'utf8')) as { entries: { tag: string }[] };
 const tag = journal.entries.at(-1)?.tag;
 if (tag === undefined || !tag.endsWith(name)) throw new Error(`db:sql: drizzle-kit did not add a migration named ${name}`);
 writeFileSync(`${migrationsFolder}${tag}.sql`, replacementMigration(definitions, live.values()));
-console.info(`db:sql: wrote migrations/${tag}.sql (${definitions.length} triggers and views from src/db/sql); commit it with the files`);
+console.info(`db:sql: wrote migrations/shard/${tag}.sql (${definitions.length} triggers and views from src/db/sql); commit it with the files`);

@@ -1,7 +1,8 @@
 import type { Config } from './config';
 import type { IdempotentWrite } from './data/response-with-write';
 import type { Database } from './db/client';
-import type { Account, Role, Tenant } from './db/schema';
+import type { Shard } from './data/shards';
+import type { Account, DirectoryTenant, Role } from './db/schema';
 import type { Bindings } from './env';
 import type { ServiceContext } from './services/context';
 
@@ -10,7 +11,8 @@ import type { ServiceContext } from './services/context';
  * puts on the context. Above config, data and services, below the middleware that sets these variables.
  */
 type BaseVariables = {
-  db: Database;
+  /** The directory database (src/db/schema/directory.ts): accounts, tenants and their shards, memberships. */
+  directory: Database;
   requestId: string;
   /** The validated environment (src/config.ts); every route has it but the GETs of `/info`, the OpenAPI document (`/openapi.json`) and the API reference (`/docs`, `/docs/*`), which answer without (src/app.ts, `requireConfig`). */
   config: Config;
@@ -21,10 +23,14 @@ export type AppEnv = { Bindings: Bindings; Variables: BaseVariables };
 /** The signed-in CMS person, known on every portal route after authentication. */
 export type AccountEnv = { Bindings: Bindings; Variables: BaseVariables & { account: Account } };
 
-/** What a surface's last middleware gives every route: the services' context of the request (middleware/services.ts). */
-type ServiceVariables = { services: ServiceContext };
+/**
+ * A tenant's surface: its shard and the shard's client as the authentication left it (a key guard
+ * or member check may lead its first round trip), then the services' context of the request
+ * (middleware/services.ts), the surface's last middleware.
+ */
+type ServiceVariables = { shard: Shard; db: Database; services: ServiceContext };
 
-export type PortalAuth = { account: Account; tenant: Tenant; role: Role };
+export type PortalAuth = { account: Account; tenant: DirectoryTenant; role: Role };
 /** Routes under /tenant/{tenantId}: the caller is a member of that tenant. */
 export type PortalEnv = {
   Bindings: Bindings;

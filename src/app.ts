@@ -12,7 +12,7 @@ import { gatewayApp } from './routes/gateway';
 import { registerPlatform } from './routes/platform';
 import { registerWebhookEvents } from './routes/webhooks/events';
 import { createRouter } from './routes/openapi';
-import { withImpliedStatuses, withRequestIdHeader } from './routes/openapi-document';
+import { withBookmarks, withImpliedStatuses, withRequestIdHeader } from './routes/openapi-document';
 import { portalApp } from './routes/portal';
 import { IMPORT_UPLOAD_PATH } from './routes/portal/imports.create';
 import { SERVICE_VERSION } from './routes/platform/info';
@@ -71,7 +71,7 @@ function buildApp() {
     info: { title: 'Loyalty Platform API', version: SERVICE_VERSION, description: 'Gateway (HMAC-signed, for tenant backends) and portal (bearer JWT, for the CMS) surfaces.' },
     servers: [{ url: API_PREFIX }],
   };
-  const document = () => withRequestIdHeader(withImpliedStatuses(api.getOpenAPI31Document(documentConfig)));
+  const document = () => withRequestIdHeader(withBookmarks(withImpliedStatuses(api.getOpenAPI31Document(documentConfig))));
   api.get('/openapi.json', (c) => c.json(document()));
   registerDocs(api, `${API_PREFIX}/openapi.json`);
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ChainConfigError, parseChains } from './chain/chains';
 import { RelayerConfigError, relayerAccount } from './chain/relayer';
 import { settlementFields } from './chain/settings';
+import { parseShardNames, SHARD_NAME, type ShardName } from './domain/shards';
 import { envRateLimit, envText as text, envWholeNumber } from './lib/env-fields';
 
 /** The whole environment of the Worker, validated by one schema (CONTRACT: Configuration errors). */
@@ -52,6 +53,15 @@ function chainParser<T>(parse: (value: string) => T) {
 
 const fields = {
     DB: binding('DB', 'D1'),
+    SHARDS: text.transform((value, ctx): ShardName[] => {
+      const parsed = parseShardNames(value);
+      if ('names' in parsed) return parsed.names;
+      ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return z.NEVER;
+    }),
+    PINNED_SHARD: text
+      .refine((value) => value === undefined || SHARD_NAME.test(value), 'PINNED_SHARD is not a shard binding name (SHARD_<number>)')
+      .transform((value) => value as ShardName | undefined),
     KV: binding('KV', 'KV namespace'),
     SETTLEMENT_QUEUE: binding('SETTLEMENT_QUEUE', 'queue producer'),
     WEBHOOK_QUEUE: binding('WEBHOOK_QUEUE', 'queue producer'),
@@ -93,6 +103,9 @@ const fields = {
 export const environmentSchema = z
   .object(fields)
   .superRefine((env, ctx) => {
+    if (env.PINNED_SHARD !== undefined && SHARD_NAME.test(env.PINNED_SHARD) && Array.isArray(env.SHARDS) && !env.SHARDS.includes(env.PINNED_SHARD)) {
+      ctx.addIssue({ code: 'custom', path: ['PINNED_SHARD'], message: `PINNED_SHARD names ${env.PINNED_SHARD}, which SHARDS does not list` });
+    }
     if (env.AUTH_JWKS_URL === undefined && env.AUTH_JWKS === undefined) {
       ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'AUTH_JWKS_URL or AUTH_JWKS is not set: portal tokens cannot be verified' });
     }
@@ -114,9 +127,16 @@ export type EnvironmentInput = Readonly<Record<string, unknown>>;
 const VARIABLES = Object.keys(fields);
 const checked = new Map<string, ConfigResult>();
 
-/** What identifies one configuration: the vars' text and which bindings are present. */
+/** The shards SHARDS names whose D1 binding is missing, each a problem naming it. */
+function unboundShards(env: EnvironmentInput, names: readonly string[]): ConfigProblem[] {
+  const unbound = names.filter((name) => typeof env[name] !== 'object' || env[name] === null);
+  return unbound.map((name) => ({ variable: 'SHARDS', message: `SHARDS lists ${name}, which is not bound (D1 binding in wrangler.toml)` }));
+}
+
+/** What identifies one configuration: the vars' text and which bindings are present (the shards' included). */
 function fingerprintOf(env: EnvironmentInput): string {
-  return JSON.stringify(VARIABLES.map((name) => (typeof env[name] === 'object' ? env[name] !== null : (env[name] ?? null))));
+  const shards = typeof env.SHARDS === 'string' ? env.SHARDS.split(',').map((name) => name.trim()) : [];
+  return JSON.stringify([...VARIABLES, ...shards].map((name) => (typeof env[name] === 'object' ? env[name] !== null : (env[name] ?? null))));
 }
 
 /**
@@ -128,9 +148,10 @@ export function configOf(env: EnvironmentInput): ConfigResult {
   const known = checked.get(key);
   if (known) return known;
   const parsed = environmentSchema.safeParse(env);
-  const result: ConfigResult = parsed.success
-    ? { ok: true, config: parsed.data }
-    : { ok: false, problems: parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? ''), message: issue.message })) };
+  const problems = parsed.success
+    ? unboundShards(env, parsed.data.SHARDS)
+    : parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? ''), message: issue.message }));
+  const result: ConfigResult = parsed.success && problems.length === 0 ? { ok: true, config: parsed.data } : { ok: false, problems };
   if (!result.ok) console.error(JSON.stringify({ level: 'error', message: 'service misconfigured', problems: result.problems }));
   checked.set(key, result);
   return result;

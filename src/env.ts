@@ -3,7 +3,12 @@
  * ground floor, importing nothing. The Hono request types built on them are in src/app-env.ts.
  */
 export type Bindings = {
+  /** The directory: accounts, tenants and their shards, memberships, API key ids, the relayer's nonces (docs/SCALING.md). */
   DB: D1Database;
+  /** The tenant shards' D1 bindings, comma-separated (`SHARD_0,SHARD_1`): each tenant's data lives in one. */
+  SHARDS?: string;
+  /** A shard binding name: every new tenant goes there (else to the shard with the fewest tenants). */
+  PINNED_SHARD?: string;
   KV: KVNamespace;
   ENVIRONMENT?: string;
   AUTH_ISSUER: string;
@@ -59,14 +64,21 @@ export type Bindings = {
   TENANT_RATE_LIMIT?: string;
 };
 
+/**
+ * Every message names the shard whose rows it is about (a binding name of SHARDS), so its consumer
+ * reads the right database without asking the directory. One sent before shards existed names none
+ * and is about the first shard, which is the single database of that time (docs/DEPLOY.md).
+ */
+type OfShard = { shard: string };
+
 /** What the settlement queue carries: ids only, never amounts or keys. */
-export type SettlementMessage = { operationId: string };
+export type SettlementMessage = { operationId: string } & OfShard;
 
 /** What the webhook queue carries: a delivery id, never a body or a secret. */
-export type WebhookMessage = { deliveryId: string };
+export type WebhookMessage = { deliveryId: string } & OfShard;
 
 /**
  * What the operations queue carries: which import's chunk of rows to apply (a chunk is a fixed
  * range of row numbers of the uploaded file), or which export to write. Never a row or a file.
  */
-export type OperationMessage = { kind: 'import_chunk'; tenantId: string; importId: string; chunk: number } | { kind: 'export'; exportId: string };
+export type OperationMessage = ({ kind: 'import_chunk'; tenantId: string; importId: string; chunk: number } | { kind: 'export'; exportId: string }) & OfShard;

@@ -4,7 +4,14 @@ import type { Bindings } from '../src/env';
 declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
-      TEST_MIGRATIONS: D1Migration[];
+      /** migrations/directory and migrations/shard (vitest.config.mts), applied by test/support/apply-migrations.ts. */
+      TEST_DIRECTORY_MIGRATIONS: D1Migration[];
+      TEST_SHARD_MIGRATIONS: D1Migration[];
+      /** wrangler.toml's var: "SHARD_0,SHARD_1" (test/support/shards.ts reads it). */
+      SHARDS: string;
+      /** The two shards of wrangler.toml's top level; test/support/shards.ts reaches them by name. */
+      SHARD_0: D1Database;
+      SHARD_1: D1Database;
       /** An empty database (vitest.config.mts) that test/points/migration.test.ts migrates step by step. */
       TEST_MIGRATION_DB: D1Database;
       /** RPC of the automining anvil (chain 31337), started by test/support/global-setup.ts. */

@@ -15,7 +15,8 @@
 // Only D1's type: Request and Response are the standard ones, so this file type-checks with the bench (tsconfig.node.json).
 import type { D1Database } from '@cloudflare/workers-types/2023-07-01/index.ts';
 
-type Env = { DB: D1Database; BENCH_KEY_ID: string; BENCH_SECRET: string; SIGNATURE_TOLERANCE_SECONDS: string };
+/** BENCH_SHARD: the binding (SHARD_<n>, wrangler.toml here) of the shard tenant "large" lives in. */
+type Env = { BENCH_SHARD: string; BENCH_KEY_ID: string; BENCH_SECRET: string; SIGNATURE_TOLERANCE_SECONDS: string } & Record<`SHARD_${number}`, D1Database | undefined>;
 type InsertBody = { tenant_id: string; user_id: string; amount: string; order_id: string };
 type BulkCustomer = { external_id: string; email: string; username: string; country_code: string; status: string; attributes: Record<string, string> };
 type BulkBalance = { external_id: string; amount: string; notes: string };
@@ -88,11 +89,13 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     if (request.method === 'GET' && url.pathname === '/hello') return json(200, { success: true, data: { hello: 'world' } });
+    const db = env[env.BENCH_SHARD as `SHARD_${number}`];
+    if (!db) return json(500, { success: false, error: { code: 'NO_SHARD', message: `BENCH_SHARD "${env.BENCH_SHARD}" is not a D1 binding of bench/baseline/wrangler.toml` } });
 
     const read = /^\/read\/([a-z]+_[a-z0-9]+)$/.exec(url.pathname);
     if (request.method === 'GET' && read) {
       if (!(await verified(request, env, url, ''))) return unauthorized();
-      const row = await env.DB.prepare('SELECT * FROM internal_transactions WHERE id = ?').bind(read[1]).first();
+      const row = await db.prepare('SELECT * FROM internal_transactions WHERE id = ?').bind(read[1]).first();
       return row ? json(200, { success: true, data: row }) : json(404, { success: false, error: { code: 'NOT_FOUND' } });
     }
 
@@ -102,9 +105,9 @@ export default {
       const input: InsertBody = JSON.parse(body);
       const id = `itx_${crypto.randomUUID().replaceAll('-', '')}`;
       const now = new Date().toISOString();
-      benchTable ??= env.DB.prepare(BENCH_TABLE).run();
+      benchTable ??= db.prepare(BENCH_TABLE).run();
       await benchTable;
-      await env.DB.prepare(
+      await db.prepare(
         `INSERT INTO bench_inserts (id, tenant_id, user_id, type, amount, metadata, status, created_at, updated_at)
          VALUES (?, ?, ?, 'xp_earn', ?, ?, 'completed', ?, ?)`,
       )
@@ -115,7 +118,7 @@ export default {
     const bulk = /^\/bulk\/(customers|balances)$/.exec(url.pathname);
     if (request.method === 'POST' && bulk?.[1]) {
       const rows: (BulkCustomer | BulkBalance)[] = await request.json();
-      await bulkInsert(env.DB, bulk[1], rows);
+      await bulkInsert(db, bulk[1], rows);
       return json(201, { success: true, data: { rows: rows.length } });
     }
     return json(404, { success: false, error: { code: 'NOT_FOUND' } });

@@ -142,7 +142,7 @@ export function* tenantChunks(plan: TenantPlan, size: number, now = Date.now()):
       chunk.customerIds.push(id);
       if (status === 'active' && balance >= 50) chunk.earnerIds.push(id);
     }
-    // Attribute values before their customers: the cohort triggers (migrations/0004) then evaluate
+    // Attribute values before their customers: the cohort triggers (migrations/shard/0004) then evaluate
     // each customer once, on its insert, with all its values in place (the same memberships as
     // evaluating again after each value, for a quarter of the work).
     chunk.statements.push(

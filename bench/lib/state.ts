@@ -37,6 +37,8 @@ export type IdSample = { customerIds: string[]; earnerIds: string[]; transaction
 export type BenchTenant = {
   id: string;
   slug: string;
+  /** The binding of the shard its rows are in (the directory placed it when the Worker created it). */
+  shard: string;
   customers: number;
   apiKey: GatewayKey;
   /** Active, unlimited stock, 1 XP: every earner can redeem it again and again under load. */
@@ -75,10 +77,11 @@ export function reusedState(): { key: DevSigningKey; manifest: Manifest } {
   for (const path of [paths.signingKey, paths.envFile, paths.manifest]) {
     if (!existsSync(path)) throw new Error(`--reuse: ${path} is missing (run once without --reuse first)`);
   }
-  return {
-    key: JSON.parse(readFileSync(paths.signingKey, 'utf8')) as DevSigningKey,
-    manifest: JSON.parse(readFileSync(paths.manifest, 'utf8')) as Manifest,
-  };
+  const manifest = JSON.parse(readFileSync(paths.manifest, 'utf8')) as Manifest;
+  if (!manifest.tenants.small.shard || !manifest.tenants.large.shard) {
+    throw new Error(`--reuse: ${paths.manifest} was written before tenant shards (no tenant's shard): run once without --reuse`);
+  }
+  return { key: JSON.parse(readFileSync(paths.signingKey, 'utf8')) as DevSigningKey, manifest };
 }
 
 export function writeManifest(manifest: Manifest): void {
@@ -86,9 +89,9 @@ export function writeManifest(manifest: Manifest): void {
 }
 
 /**
- * Gives the baseline Worker the very database the Worker has (same data, same size): the D1
- * files are copied while neither server runs. Both configs name the same database id, so the
- * file has the same name under both persistence directories.
+ * Gives the baseline Worker the very databases the Worker has (same data, same size): the D1
+ * files (the directory's and every shard's) are copied while neither server runs. Both configs
+ * name the same database ids, so each file has the same name under both persistence directories.
  */
 export function copyDatabaseToBaseline(): void {
   const from = join(d1PersistOf(paths.workerPersist), 'miniflare-D1DatabaseObject');

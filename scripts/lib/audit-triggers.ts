@@ -5,7 +5,8 @@
  * change when the batch's audit context (data/audited-d1.ts) names its table.
  */
 import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core';
-import * as schema from '../../src/db/schema';
+// A shard's tables: the audit log and the tables it records are a shard's (docs/SCALING.md).
+import * as schema from '../../src/db/schema/shard';
 import { auditedTables, type AuditedTable } from '../../src/domain/audit';
 
 type Row = 'NEW' | 'OLD';
@@ -30,7 +31,7 @@ function columnsOf(table: string): string[] {
       // Not a table (an enum list, a type helper).
     }
   }
-  throw new Error(`audit: no table ${table} in src/db/schema`);
+  throw new Error(`audit: no table ${table} in src/db/schema/shard.ts`);
 }
 
 function valueOf(spec: AuditedTable, column: string, row: Row): string {

@@ -8,6 +8,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { operationMethods, type GatewayPaths, type OperationMethods } from './methods';
 import { errorCode, retryPolicy, sendWithRetries, type RetryOptions } from './retries';
+import { bookmarkKeeper } from './bookmarks';
 import { assertSignableBody, gatewayHeaders, IDEMPOTENCY_HEADER, WRITES, writeTimestamps } from './signing';
 
 export type GatewayClientOptions = {
@@ -35,6 +36,8 @@ function signingFetch(options: GatewayClientOptions): (request: Request) => Prom
   const now = options.now ?? Date.now;
   const timestampFor = writeTimestamps(() => Math.floor(now() / 1000));
   const policy = retryPolicy(options.retry);
+  // One key, one tenant: one scope of bookmarks.
+  const bookmarks = bookmarkKeeper(() => options.keyId);
   return async (request) => {
     const method = request.method.toUpperCase();
     const write = WRITES.has(method);
@@ -43,7 +46,8 @@ function signingFetch(options: GatewayClientOptions): (request: Request) => Prom
     if (body !== '') assertSignableBody(body);
     const headers = new Headers(request.headers);
     if (write && !headers.has(IDEMPOTENCY_HEADER)) headers.set(IDEMPOTENCY_HEADER, crypto.randomUUID());
-    return sendWithRetries(
+    bookmarks.stamp(request.url, headers);
+    const response = await sendWithRetries(
       {
         async prepare() {
           // Signed afresh per attempt: a retry after a long Retry-After still has a current timestamp.
@@ -61,6 +65,7 @@ function signingFetch(options: GatewayClientOptions): (request: Request) => Prom
       },
       policy,
     );
+    return bookmarks.keep(request.url, response);
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import { operationMethods, type OperationMethods, type PortalPaths } from './methods';
+import { bookmarkKeeper, tenantOfPortalUrl } from './bookmarks';
 import { retryPolicy, sendWithRetries, type RetryOptions } from './retries';
 
 export type PortalClientOptions = {
@@ -30,13 +31,15 @@ function bearerFetch(options: PortalClientOptions): (request: Request) => Promis
   const given = options.token;
   const token = typeof given === 'string' ? () => given : given;
   const policy = retryPolicy(options.retry);
+  const bookmarks = bookmarkKeeper(tenantOfPortalUrl);
   return async (request) => {
     const body = request.body === null ? undefined : await request.text();
-    return sendWithRetries(
+    const response = await sendWithRetries(
       {
         async prepare() {
           const headers = new Headers(request.headers);
           headers.set('Authorization', `Bearer ${await token()}`);
+          bookmarks.stamp(request.url, headers);
           return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
         },
         send,
@@ -44,6 +47,7 @@ function bearerFetch(options: PortalClientOptions): (request: Request) => Promis
       },
       policy,
     );
+    return bookmarks.keep(request.url, response);
   };
 }
 

@@ -3679,6 +3679,8 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /** @description Where this request left the tenant's database (a D1 bookmark). Send the last one you received as the `X-D1-Bookmark` request header of your next requests: a read then sees at least your own writes, wherever it is served. Without it a read is served by the nearest copy of the database, which may not show a write made a moment ago. */
+        D1Bookmark: string;
         /** @description This request's id: the caller's own `X-Request-Id` when it sent one matching `^[A-Za-z0-9._:-]{1,128}$`, else a new `req_...`. A failure's `error.request_id` is the same id: quote it when you report the error. An idempotent replay (`Idempotent-Replayed: true`) answers the first request's body byte for byte, its `error.request_id` included, while this header names the replay. */
         RequestId: string;
     };
@@ -4110,6 +4112,7 @@ export interface operations {
             /** @description A page of members */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4129,9 +4132,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4142,6 +4157,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4152,6 +4168,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4168,6 +4185,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4178,6 +4196,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4188,6 +4207,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4216,6 +4236,7 @@ export interface operations {
             /** @description The new membership */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4228,9 +4249,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4241,6 +4263,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4251,6 +4274,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4261,6 +4285,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4271,6 +4296,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4281,6 +4307,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4291,6 +4318,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4301,6 +4329,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4317,6 +4346,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4327,6 +4357,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4337,6 +4368,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4363,6 +4395,7 @@ export interface operations {
             /** @description Removed (`data` is null) */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4375,9 +4408,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request */
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4388,6 +4422,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4398,6 +4433,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4408,6 +4444,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4418,6 +4455,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4428,6 +4466,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4444,6 +4483,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4454,6 +4494,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4464,6 +4505,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4494,6 +4536,7 @@ export interface operations {
             /** @description The updated membership */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4506,9 +4549,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4519,6 +4563,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4529,6 +4574,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4539,6 +4585,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4549,6 +4596,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4559,6 +4607,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4569,6 +4618,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4585,6 +4635,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4595,6 +4646,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4605,6 +4657,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4633,6 +4686,7 @@ export interface operations {
             /** @description A page of API key records */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4652,9 +4706,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4665,6 +4731,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4675,6 +4742,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4685,6 +4753,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4701,6 +4770,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4711,6 +4781,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4721,6 +4792,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4749,6 +4821,7 @@ export interface operations {
             /** @description The new key with its secret */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4761,9 +4834,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4774,6 +4848,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4784,6 +4859,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4794,6 +4870,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4804,6 +4881,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4814,6 +4892,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4824,6 +4903,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4834,6 +4914,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4850,6 +4931,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4860,6 +4942,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4870,6 +4953,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4896,6 +4980,7 @@ export interface operations {
             /** @description The key, now revoked */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4908,9 +4993,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4921,6 +5018,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4931,6 +5029,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4941,6 +5040,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4951,6 +5051,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4967,6 +5068,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4977,6 +5079,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4987,6 +5090,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5018,6 +5122,7 @@ export interface operations {
             /** @description A page of internal transactions */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5037,9 +5142,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5050,6 +5167,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5060,6 +5178,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5076,6 +5195,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5086,6 +5206,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5096,6 +5217,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5121,6 +5243,7 @@ export interface operations {
             /** @description The internal transaction */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5133,9 +5256,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5146,6 +5281,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5156,6 +5292,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5172,6 +5309,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5182,6 +5320,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5192,6 +5331,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5222,6 +5362,7 @@ export interface operations {
             /** @description The new internal transaction */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5234,9 +5375,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5247,6 +5389,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5257,6 +5400,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5267,6 +5411,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5277,6 +5422,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5287,6 +5433,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5297,6 +5444,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5307,6 +5455,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5323,6 +5472,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5333,6 +5483,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5343,6 +5494,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5370,6 +5522,7 @@ export interface operations {
             /** @description A page of attribute definitions */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5389,9 +5542,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5402,6 +5567,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5412,6 +5578,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5428,6 +5595,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5438,6 +5606,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5448,6 +5617,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5476,6 +5646,7 @@ export interface operations {
             /** @description The new definition id, and a warning when accepted with a caveat */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5488,9 +5659,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5501,6 +5673,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5511,6 +5684,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5521,6 +5695,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5531,6 +5706,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5541,6 +5717,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5551,6 +5728,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5561,6 +5739,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5577,6 +5756,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5587,6 +5767,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5597,6 +5778,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5623,6 +5805,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5638,9 +5821,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5651,6 +5846,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5661,6 +5857,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5671,6 +5868,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5681,6 +5879,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5697,6 +5896,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5707,6 +5907,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5717,6 +5918,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5743,6 +5945,7 @@ export interface operations {
             /** @description The attribute value entries */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5755,9 +5958,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5768,6 +5983,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5778,6 +5994,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5794,6 +6011,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5804,6 +6022,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5814,6 +6033,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5844,6 +6064,7 @@ export interface operations {
             /** @description The attribute value entries after the write */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5856,9 +6077,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5869,6 +6091,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5879,6 +6102,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5889,6 +6113,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5899,6 +6124,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5909,6 +6135,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5919,6 +6146,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5935,6 +6163,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5945,6 +6174,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5955,6 +6185,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5984,6 +6215,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6003,9 +6235,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6016,6 +6260,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6026,6 +6271,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6042,6 +6288,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6052,6 +6299,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6062,6 +6310,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6092,6 +6341,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6104,9 +6354,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6117,6 +6368,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6127,6 +6379,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6137,6 +6390,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6147,6 +6401,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6157,6 +6412,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6167,6 +6423,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6183,6 +6440,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6193,6 +6451,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6203,6 +6462,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6231,6 +6491,7 @@ export interface operations {
             /** @description Every rule of the type, highest priority first */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6243,9 +6504,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6256,6 +6518,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6266,6 +6529,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6276,6 +6540,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6286,6 +6551,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6296,6 +6562,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6306,6 +6573,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6316,6 +6584,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6332,6 +6601,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6342,6 +6612,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6352,6 +6623,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6381,6 +6653,7 @@ export interface operations {
             /** @description A page of earning rules */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6400,9 +6673,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6413,6 +6698,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6423,6 +6709,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6439,6 +6726,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6449,6 +6737,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6459,6 +6748,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6487,6 +6777,7 @@ export interface operations {
             /** @description The new earning rule */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6499,9 +6790,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6512,6 +6804,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6522,6 +6815,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6532,6 +6826,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6542,6 +6837,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6552,6 +6848,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6562,6 +6859,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6578,6 +6876,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6588,6 +6887,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6598,6 +6898,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6624,6 +6925,7 @@ export interface operations {
             /** @description The earning rule */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6636,9 +6938,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6649,6 +6963,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6659,6 +6974,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6675,6 +6991,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6685,6 +7002,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6695,6 +7013,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6721,6 +7040,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6736,9 +7056,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6749,6 +7081,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6759,6 +7092,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6769,6 +7103,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6779,6 +7114,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6795,6 +7131,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6805,6 +7142,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6815,6 +7153,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6845,6 +7184,7 @@ export interface operations {
             /** @description The updated earning rule */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6857,9 +7197,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6870,6 +7211,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6880,6 +7222,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6890,6 +7233,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6900,6 +7244,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6910,6 +7255,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6920,6 +7266,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6936,6 +7283,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6946,6 +7294,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6956,6 +7305,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6985,6 +7335,7 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7004,9 +7355,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7017,6 +7380,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7027,6 +7391,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7043,6 +7408,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7053,6 +7419,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7063,6 +7430,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7089,6 +7457,7 @@ export interface operations {
             /** @description The event */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7101,9 +7470,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7114,6 +7495,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7124,6 +7506,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7140,6 +7523,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7150,6 +7534,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7160,6 +7545,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7184,6 +7570,7 @@ export interface operations {
             /** @description The settings */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7196,9 +7583,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7209,6 +7608,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7219,6 +7619,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7235,6 +7636,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7245,6 +7647,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7255,6 +7658,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7283,6 +7687,7 @@ export interface operations {
             /** @description The settings as saved */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7295,9 +7700,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7308,6 +7714,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7318,6 +7725,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7328,6 +7736,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7338,6 +7747,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7348,6 +7758,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7358,6 +7769,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7374,6 +7786,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7384,6 +7797,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7394,6 +7808,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7421,6 +7836,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7433,9 +7849,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7446,6 +7874,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7456,6 +7885,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7472,6 +7902,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7482,6 +7913,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7492,6 +7924,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7517,6 +7950,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7532,9 +7966,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7545,6 +7991,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7555,6 +8002,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7565,6 +8013,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7575,6 +8024,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7591,6 +8041,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7601,6 +8052,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7611,6 +8063,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7642,6 +8095,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7654,9 +8108,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7667,6 +8122,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7677,6 +8133,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7687,6 +8144,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7697,6 +8155,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7707,6 +8166,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7717,6 +8177,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7733,6 +8194,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7743,6 +8205,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7753,6 +8216,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7783,6 +8247,7 @@ export interface operations {
                 headers: {
                     /** @description Comma-separated ids of the cohorts answered whose re-evaluation over the tenant’s customers (after their rules, an attribute definition or the tier ladder changed) is still being applied in the background: until it is gone, their `member_count` and members may still reflect the previous rules for some customers. Absent when every cohort answered is exact. */
                     "X-Cohorts-Recomputing"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7802,9 +8267,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7815,6 +8292,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7825,6 +8303,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7841,6 +8320,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7851,6 +8331,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7861,6 +8342,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7893,6 +8375,7 @@ export interface operations {
             /** @description A page of customers */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7912,9 +8395,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7925,6 +8420,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7935,6 +8431,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7951,6 +8448,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7961,6 +8459,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7971,6 +8470,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7997,6 +8497,7 @@ export interface operations {
             /** @description The customer */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8009,9 +8510,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8022,6 +8535,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8032,6 +8546,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8048,6 +8563,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8058,6 +8574,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8068,6 +8585,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8098,6 +8616,7 @@ export interface operations {
             /** @description The status was changed */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8113,9 +8632,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8126,6 +8646,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8136,6 +8657,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8146,6 +8668,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8156,6 +8679,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8166,6 +8690,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8176,6 +8701,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8186,6 +8712,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8202,6 +8729,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8212,6 +8740,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8222,6 +8751,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8248,6 +8778,7 @@ export interface operations {
             /** @description The erased customer */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8260,9 +8791,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8273,6 +8816,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8283,6 +8827,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8293,6 +8838,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8303,6 +8849,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8319,6 +8866,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8329,6 +8877,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8339,6 +8888,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8365,6 +8915,7 @@ export interface operations {
             /** @description The customer's data */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8377,9 +8928,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8390,6 +8953,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8400,6 +8964,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8410,6 +8975,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8426,6 +8992,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8436,6 +9003,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8446,6 +9014,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8475,6 +9044,7 @@ export interface operations {
             /** @description A page of customer asset balances */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8494,9 +9064,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8507,6 +9089,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8517,6 +9100,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8533,6 +9117,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8543,6 +9128,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8553,6 +9139,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8580,6 +9167,7 @@ export interface operations {
             /** @description The eligibility result */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8592,9 +9180,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8605,6 +9205,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8615,6 +9216,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8631,6 +9233,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8641,6 +9244,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8651,6 +9255,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8677,6 +9282,7 @@ export interface operations {
             /** @description The customer's points */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8689,9 +9295,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8702,6 +9320,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8712,6 +9331,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8728,6 +9348,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8738,6 +9359,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8748,6 +9370,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8778,6 +9401,7 @@ export interface operations {
             /** @description A page of point lots */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8797,9 +9421,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8810,6 +9446,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8820,6 +9457,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8836,6 +9474,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8846,6 +9485,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8856,6 +9496,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8885,6 +9526,7 @@ export interface operations {
             /** @description A page of tier rules */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8904,9 +9546,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8917,6 +9571,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8927,6 +9582,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8943,6 +9599,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8953,6 +9610,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8963,6 +9621,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8991,6 +9650,7 @@ export interface operations {
             /** @description The new tier rule */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9003,9 +9663,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9016,6 +9677,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9026,6 +9688,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9036,6 +9699,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9046,6 +9710,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9056,6 +9721,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9066,6 +9732,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9076,6 +9743,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9092,6 +9760,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9102,6 +9771,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9112,6 +9782,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9141,6 +9812,7 @@ export interface operations {
             /** @description The tier rule was replaced */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9156,9 +9828,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9169,6 +9842,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9179,6 +9853,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9189,6 +9864,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9199,6 +9875,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9209,6 +9886,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9219,6 +9897,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9229,6 +9908,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9245,6 +9925,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9255,6 +9936,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9265,6 +9947,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9290,6 +9973,7 @@ export interface operations {
             /** @description The tier rule was deleted */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9305,9 +9989,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9318,6 +10014,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9328,6 +10025,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9338,6 +10036,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9348,6 +10047,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9358,6 +10058,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9374,6 +10075,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9384,6 +10086,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9394,6 +10097,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9422,6 +10126,7 @@ export interface operations {
             /** @description A page of rewards */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9441,9 +10146,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9454,6 +10171,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9464,6 +10182,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9480,6 +10199,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9490,6 +10210,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9500,6 +10221,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9528,6 +10250,7 @@ export interface operations {
             /** @description The new reward */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9540,9 +10263,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9553,6 +10277,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9563,6 +10288,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9573,6 +10299,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9583,6 +10310,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9593,6 +10321,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9603,6 +10332,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9619,6 +10349,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9629,6 +10360,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9639,6 +10371,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9664,6 +10397,7 @@ export interface operations {
             /** @description The reward */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9676,9 +10410,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9689,6 +10435,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9699,6 +10446,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9715,6 +10463,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9725,6 +10474,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9735,6 +10485,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9760,6 +10511,7 @@ export interface operations {
             /** @description The reward was deleted */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9775,9 +10527,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9788,6 +10552,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9798,6 +10563,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9808,6 +10574,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9818,6 +10585,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9828,6 +10596,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9844,6 +10613,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9854,6 +10624,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9864,6 +10635,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9893,6 +10665,7 @@ export interface operations {
             /** @description The updated reward */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9905,9 +10678,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9918,6 +10692,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9928,6 +10703,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9938,6 +10714,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9948,6 +10725,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9958,6 +10736,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9968,6 +10747,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9978,6 +10758,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9994,6 +10775,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10004,6 +10786,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10014,6 +10797,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10044,6 +10828,7 @@ export interface operations {
             /** @description A page of redemptions */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10063,9 +10848,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10076,6 +10873,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10086,6 +10884,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10102,6 +10901,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10112,6 +10912,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10122,6 +10923,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10147,6 +10949,7 @@ export interface operations {
             /** @description The redemption */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10159,9 +10962,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10172,6 +10987,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10182,6 +10998,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10198,6 +11015,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10208,6 +11026,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10218,6 +11037,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10243,6 +11063,7 @@ export interface operations {
             /** @description The canceled redemption */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10255,9 +11076,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10268,6 +11101,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10278,6 +11112,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10288,6 +11123,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10298,6 +11134,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10308,6 +11145,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10324,6 +11162,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10334,6 +11173,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10344,6 +11184,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10374,6 +11215,7 @@ export interface operations {
             /** @description Top rewards by redemptions */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10386,9 +11228,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10399,6 +11253,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10409,6 +11264,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10425,6 +11281,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10435,6 +11292,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10445,6 +11303,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10475,6 +11334,7 @@ export interface operations {
             /** @description Top countries by active fans */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10487,9 +11347,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10500,6 +11372,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10510,6 +11383,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10526,6 +11400,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10536,6 +11411,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10546,6 +11422,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10577,6 +11454,7 @@ export interface operations {
             /** @description A page of onchain assets */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10596,9 +11474,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10609,6 +11499,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10619,6 +11510,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10635,6 +11527,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10645,6 +11538,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10655,6 +11549,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10683,6 +11578,7 @@ export interface operations {
             /** @description The new asset (`active` when registered, `deploying` when deployed) */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10695,9 +11591,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10708,6 +11605,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10718,6 +11616,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10728,6 +11627,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10738,6 +11638,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10748,6 +11649,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10758,6 +11660,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10768,6 +11671,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10784,6 +11688,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10794,6 +11699,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10804,6 +11710,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10830,6 +11737,7 @@ export interface operations {
             /** @description The onchain asset */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10842,9 +11750,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10855,6 +11775,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10865,6 +11786,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10881,6 +11803,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10891,6 +11814,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10901,6 +11825,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10927,6 +11852,7 @@ export interface operations {
             /** @description The asset was deleted */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10942,9 +11868,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10955,6 +11893,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10965,6 +11904,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10975,6 +11915,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10985,6 +11926,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10995,6 +11937,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11011,6 +11954,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11021,6 +11965,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11031,6 +11976,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11061,6 +12007,7 @@ export interface operations {
             /** @description The updated asset */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11073,9 +12020,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11086,6 +12034,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11096,6 +12045,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11106,6 +12056,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11116,6 +12067,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11126,6 +12078,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11136,6 +12089,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11146,6 +12100,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11162,6 +12117,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11172,6 +12128,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11182,6 +12139,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11208,6 +12166,7 @@ export interface operations {
             /** @description The reconciliation */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11220,9 +12179,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11233,6 +12204,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11243,6 +12215,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11259,6 +12232,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11269,6 +12243,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11279,6 +12254,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11306,6 +12282,7 @@ export interface operations {
             /** @description A page of webhook endpoints */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11325,9 +12302,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11338,6 +12327,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11348,6 +12338,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11358,6 +12349,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11374,6 +12366,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11384,6 +12377,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11394,6 +12388,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11422,6 +12417,7 @@ export interface operations {
             /** @description The new endpoint with its signing secret */
             201: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11434,9 +12430,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11447,6 +12444,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11457,6 +12455,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11467,6 +12466,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11477,6 +12477,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11487,6 +12488,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11497,6 +12499,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11507,6 +12510,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11523,6 +12527,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11533,6 +12538,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11543,6 +12549,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11569,6 +12576,7 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11581,9 +12589,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11594,6 +12614,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11604,6 +12625,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11614,6 +12636,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11630,6 +12653,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11640,6 +12664,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11650,6 +12675,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11676,6 +12702,7 @@ export interface operations {
             /** @description The endpoint was deleted */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11691,9 +12718,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11704,6 +12743,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11714,6 +12754,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11724,6 +12765,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11734,6 +12776,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11750,6 +12793,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11760,6 +12804,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11770,6 +12815,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11800,6 +12846,7 @@ export interface operations {
             /** @description The updated endpoint */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11812,9 +12859,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11825,6 +12873,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11835,6 +12884,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11845,6 +12895,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11855,6 +12906,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11865,6 +12917,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11875,6 +12928,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11885,6 +12939,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11901,6 +12956,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11911,6 +12967,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11921,6 +12978,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11947,6 +13005,7 @@ export interface operations {
             /** @description The endpoint with its new signing secret */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11959,9 +13018,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11972,6 +13043,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11982,6 +13054,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11992,6 +13065,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12002,6 +13076,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12012,6 +13087,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12028,6 +13104,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12038,6 +13115,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12048,6 +13126,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12078,6 +13157,7 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12097,9 +13177,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12110,6 +13202,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12120,6 +13213,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12130,6 +13224,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12146,6 +13241,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12156,6 +13252,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12166,6 +13263,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12194,6 +13292,7 @@ export interface operations {
             /** @description The delivery, pending again */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12206,9 +13305,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12219,6 +13330,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12229,6 +13341,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12239,6 +13352,7 @@ export interface operations {
             /** @description Conflict with the current state */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12249,6 +13363,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12259,6 +13374,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12275,6 +13391,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12285,6 +13402,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12295,6 +13413,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12329,6 +13448,7 @@ export interface operations {
             /** @description A page of audit entries */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12348,9 +13468,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12361,6 +13493,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12371,6 +13504,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12381,6 +13515,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12397,6 +13532,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12407,6 +13543,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12417,6 +13554,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12444,6 +13582,7 @@ export interface operations {
             /** @description A page of import jobs */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12463,9 +13602,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12476,6 +13627,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12486,6 +13638,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12496,6 +13649,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12512,6 +13666,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12522,6 +13677,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12532,6 +13688,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12564,6 +13721,7 @@ export interface operations {
             /** @description The job of the same file and kind, made before */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12579,6 +13737,7 @@ export interface operations {
             /** @description The new job, queued */
             202: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12591,9 +13750,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12604,6 +13775,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12614,6 +13786,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12624,6 +13797,7 @@ export interface operations {
             /** @description PAYLOAD_TOO_LARGE: the file exceeds 50 MiB (whether or not Content-Length says so) */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12634,6 +13808,7 @@ export interface operations {
             /** @description UNSUPPORTED_MEDIA_TYPE: the body is not sent as text/csv */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12644,6 +13819,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12660,6 +13836,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12670,6 +13847,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12680,6 +13858,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12706,6 +13885,7 @@ export interface operations {
             /** @description The import job */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12718,9 +13898,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12731,6 +13923,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12741,6 +13934,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12751,6 +13945,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12767,6 +13962,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12777,6 +13973,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12787,6 +13984,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12813,6 +14011,7 @@ export interface operations {
             /** @description The error file */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12820,9 +14019,21 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12833,6 +14044,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12843,6 +14055,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12853,6 +14066,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12869,6 +14083,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12879,6 +14094,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12889,6 +14105,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12916,6 +14133,7 @@ export interface operations {
             /** @description A page of exports */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12935,9 +14153,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12948,6 +14178,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12958,6 +14189,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12968,6 +14200,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12984,6 +14217,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12994,6 +14228,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13004,6 +14239,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13032,6 +14268,7 @@ export interface operations {
             /** @description The export, queued */
             202: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13044,9 +14281,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13057,6 +14295,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13067,6 +14306,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13077,6 +14317,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13087,6 +14328,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13097,6 +14339,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13107,6 +14350,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13123,6 +14367,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13133,6 +14378,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13143,6 +14389,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13169,6 +14416,7 @@ export interface operations {
             /** @description The export */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13181,9 +14429,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13194,6 +14454,7 @@ export interface operations {
             /** @description Not allowed */
             403: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13204,6 +14465,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13214,6 +14476,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13230,6 +14493,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13240,6 +14504,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13250,6 +14515,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13273,6 +14539,7 @@ export interface operations {
             /** @description The internal transaction */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13285,9 +14552,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13298,6 +14577,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13308,6 +14588,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13324,6 +14605,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13334,6 +14616,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13344,6 +14627,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13372,6 +14656,7 @@ export interface operations {
             /** @description A page of internal transactions */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13391,9 +14676,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13404,6 +14701,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13420,6 +14718,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13430,6 +14729,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13440,6 +14740,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13472,6 +14773,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13484,9 +14786,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13497,6 +14800,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13507,6 +14811,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13517,6 +14822,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13527,6 +14833,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13537,6 +14844,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13547,6 +14855,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13563,6 +14872,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13573,6 +14883,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13583,6 +14894,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13613,6 +14925,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13625,9 +14938,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13638,6 +14952,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13648,6 +14963,7 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13658,6 +14974,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13668,6 +14985,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13678,6 +14996,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13688,6 +15007,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13704,6 +15024,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13714,6 +15035,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13724,6 +15046,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13750,6 +15073,7 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13769,9 +15093,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13782,6 +15118,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13798,6 +15135,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13808,6 +15146,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13818,6 +15157,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13851,6 +15191,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13868,6 +15209,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13880,9 +15222,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13893,6 +15236,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13903,6 +15247,7 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13913,6 +15258,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13923,6 +15269,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13933,6 +15280,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13943,6 +15291,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13959,6 +15308,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13969,6 +15319,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13979,6 +15330,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14003,6 +15355,7 @@ export interface operations {
             /** @description The event */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14015,9 +15368,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14028,6 +15393,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14038,6 +15404,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14054,6 +15421,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14064,6 +15432,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14074,6 +15443,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14107,6 +15477,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14119,9 +15490,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14132,6 +15504,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14142,6 +15515,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14152,6 +15526,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14162,6 +15537,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14172,6 +15548,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14182,6 +15559,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14198,6 +15576,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14208,6 +15587,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14218,6 +15598,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14247,6 +15628,7 @@ export interface operations {
             /** @description A page of customers */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14266,9 +15648,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14279,6 +15673,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14295,6 +15690,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14305,6 +15701,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14315,6 +15712,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14345,6 +15743,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14362,6 +15761,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14374,9 +15774,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14387,6 +15788,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14397,6 +15799,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14407,6 +15810,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14417,6 +15821,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14427,6 +15832,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14443,6 +15849,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14453,6 +15860,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14463,6 +15871,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14487,6 +15896,7 @@ export interface operations {
             /** @description The customer */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14499,9 +15909,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14512,6 +15934,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14522,6 +15945,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14538,6 +15962,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14548,6 +15973,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14558,6 +15984,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14585,6 +16012,7 @@ export interface operations {
             /** @description A page of customer asset balances */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14604,9 +16032,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14617,6 +16057,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14627,6 +16068,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14643,6 +16085,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14653,6 +16096,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14663,6 +16107,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14688,6 +16133,7 @@ export interface operations {
             /** @description The eligibility result */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14700,9 +16146,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14713,6 +16171,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14723,6 +16182,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14739,6 +16199,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14749,6 +16210,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14759,6 +16221,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14783,6 +16246,7 @@ export interface operations {
             /** @description The customer's points */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14795,9 +16259,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14808,6 +16284,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14818,6 +16295,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14834,6 +16312,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14844,6 +16323,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14854,6 +16334,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14882,6 +16363,7 @@ export interface operations {
             /** @description A page of point lots */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14901,9 +16383,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14914,6 +16408,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14924,6 +16419,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14940,6 +16436,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14950,6 +16447,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14960,6 +16458,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14986,6 +16485,7 @@ export interface operations {
             /** @description A page of tier rules */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15005,9 +16505,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15018,6 +16530,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15034,6 +16547,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15044,6 +16558,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15054,6 +16569,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15078,6 +16594,7 @@ export interface operations {
             /** @description A page of active rewards */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15097,9 +16614,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15110,6 +16639,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15126,6 +16656,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15136,6 +16667,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15146,6 +16678,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15176,6 +16709,7 @@ export interface operations {
                 headers: {
                     /** @description `true` when the response is the stored outcome of an earlier request with the same key */
                     "Idempotent-Replayed"?: "true";
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15188,9 +16722,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern */
+            /** @description Bad request; MALFORMED_REQUEST when the body is not valid JSON; IDEMPOTENCY_KEY_REQUIRED when X-Idempotency-Key is missing or does not match its pattern; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
             400: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15201,6 +16736,7 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15211,6 +16747,7 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15221,6 +16758,7 @@ export interface operations {
             /** @description Conflict with the current state; IDEMPOTENCY_KEY_IN_USE while a request with the same key is in flight */
             409: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15231,6 +16769,7 @@ export interface operations {
             /** @description Body too large; PAYLOAD_TOO_LARGE for a body over 64 KiB */
             413: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15241,6 +16780,7 @@ export interface operations {
             /** @description Body is not JSON; UNSUPPORTED_MEDIA_TYPE when a body is sent without Content-Type: application/json */
             415: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15251,6 +16791,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a body outside its schema, one entry per field; IDEMPOTENCY_KEY_REUSED when the key was used for another route or body */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15267,6 +16808,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15277,6 +16819,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15287,6 +16830,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15310,6 +16854,7 @@ export interface operations {
             /** @description The redemption */
             200: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15322,9 +16867,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request; BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent */
+            400: {
+                headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15335,6 +16892,7 @@ export interface operations {
             /** @description Not found; NOT_FOUND when an id in the path does not exist in this tenant (or the tenant is not yours) */
             404: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15345,6 +16903,7 @@ export interface operations {
             /** @description Validation failed; VALIDATION_FAILED for a path or query parameter outside its schema */
             422: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15361,6 +16920,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15371,6 +16931,7 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15381,6 +16942,7 @@ export interface operations {
             /** @description Service misconfigured (the message names the variable) */
             503: {
                 headers: {
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

@@ -12,8 +12,8 @@ export type OnchainContext = SettlementSettings & {
   /** The public client of a configured chain; `ChainUnavailableError` for an unconfigured one. */
   client(chainId: number): ReturnType<typeof publicClientFor>;
   relayer(): ReturnType<typeof relayerAccount>;
-  /** Hands operations to the settlement queue (ids only). */
-  enqueue(operationIds: readonly string[]): Promise<void>;
+  /** Hands operations of one shard to the settlement queue (ids and the shard's name only). */
+  enqueue(shard: string, operationIds: readonly string[]): Promise<void>;
 };
 
 export function onchainContext(env: Bindings): OnchainContext {
@@ -27,9 +27,9 @@ export function onchainContext(env: Bindings): OnchainContext {
     },
     relayer: () => relayerAccount(env.RELAYER_PRIVATE_KEY),
     ...settlementSettings(env),
-    async enqueue(operationIds) {
+    async enqueue(shard, operationIds) {
       if (operationIds.length === 0) return;
-      await env.SETTLEMENT_QUEUE.sendBatch(operationIds.map((operationId) => ({ body: { operationId } })));
+      await env.SETTLEMENT_QUEUE.sendBatch(operationIds.map((operationId) => ({ body: { operationId, shard } })))
     },
   };
 }

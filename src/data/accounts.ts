@@ -1,10 +1,12 @@
 import { and, eq, exists, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { accounts, memberships, tenants, type Account } from '../db/schema';
+import { accounts, directoryTenants as tenants, memberships, type Account } from '../db/schema/directory';
 import type { AccountIdentity, SignInIdentity } from '../domain/identity';
 import { newId } from '../lib/ids';
 import { namedBatch } from './named-batch';
+
+/** Sign-ins, in the directory: accounts, memberships and tenants (with their shards) live there. */
 
 /** What a sign-in writes: the account as the token describes it now. */
 export type AccountState = { sub: string; username: string } & AccountIdentity;

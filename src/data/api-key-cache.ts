@@ -1,10 +1,15 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { apiKeys, type ApiKey } from '../db/schema';
+import { createDatabase, type Database } from '../db/client';
+import { apiKeyDirectory, apiKeys, directoryTenants, type ApiKey } from '../db/schema';
+import type { Shard } from './shards';
 import { BoundedMap } from '../lib/bounded-map';
+import { rememberTenantShard } from './tenant-shards';
 
-/** What the gateway needs to check a signature. The secret stays encrypted in every cache. */
-export type CachedApiKey = Pick<ApiKey, 'id' | 'keyId' | 'tenantId' | 'secretCiphertext' | 'status' | 'expiresAt'>;
+/**
+ * What the gateway needs to check a signature, and the shard of the key's tenant (where its status
+ * is confirmed and its request runs). The secret stays encrypted in every cache.
+ */
+export type CachedApiKey = Pick<ApiKey, 'id' | 'keyId' | 'tenantId' | 'secretCiphertext' | 'status' | 'expiresAt'> & { shard: string };
 
 /** The KV key of a cached API key (exported for the round-trip tests, which seed KV alone). */
 export const kvKey = (keyId: string) => `apikey:${keyId}`;
@@ -23,9 +28,11 @@ const memory = new BoundedMap<string, { entry: CachedApiKey; at: number }>(MAX_M
 export async function getCachedApiKey(kv: KVNamespace, keyId: string, now = Date.now()): Promise<CachedApiKey | undefined> {
   const hit = memory.get(keyId);
   if (hit && now - hit.at < MEMORY_TTL_MS) return hit.entry;
-  const entry = await kv.get<CachedApiKey>(kvKey(keyId), 'json');
+  const stored = await kv.get<CachedApiKey>(kvKey(keyId), 'json');
+  // An entry written before tenants had shards names none: read again, like a miss.
+  const entry = stored && typeof stored.shard === 'string' ? stored : undefined;
   if (entry) memory.set(keyId, { entry, at: now });
-  return entry ?? undefined;
+  return entry;
 }
 
 /**
@@ -42,6 +49,7 @@ export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey): Promise<v
     secretCiphertext: key.secretCiphertext,
     status: key.status,
     expiresAt: key.expiresAt,
+    shard: key.shard,
   };
   memory.set(entry.keyId, { entry, at: Date.now() });
   await kv.put(kvKey(entry.keyId), JSON.stringify(entry), { expirationTtl: KV_TTL_SECONDS }).catch((error: unknown) => {
@@ -49,17 +57,30 @@ export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey): Promise<v
   });
 }
 
-export async function loadApiKeyForCache(db: Database, keyId: string): Promise<CachedApiKey | undefined> {
-  const [key] = await db
+/**
+ * The key as the gateway caches it: its tenant and shard from the directory, then the key itself
+ * from that shard (two round trips, on a cold cache only). Undefined for an unknown key.
+ */
+export async function loadApiKeyForCache(directory: Database, shards: readonly Shard[], keyId: string): Promise<CachedApiKey | undefined> {
+  const [owner] = await directory
+    .select({ tenantId: apiKeyDirectory.tenantId, shard: directoryTenants.shard })
+    .from(apiKeyDirectory)
+    .innerJoin(directoryTenants, eq(directoryTenants.id, apiKeyDirectory.tenantId))
+    .where(eq(apiKeyDirectory.keyId, keyId))
+    .limit(1);
+  const shard = shards.find((candidate) => candidate.name === owner?.shard);
+  if (!owner || !shard) return undefined;
+  rememberTenantShard(owner.tenantId, shard.name);
+  const [key] = await createDatabase(shard.d1)
     .select({ id: apiKeys.id, keyId: apiKeys.keyId, tenantId: apiKeys.tenantId, secretCiphertext: apiKeys.secretCiphertext, status: apiKeys.status, expiresAt: apiKeys.expiresAt })
     .from(apiKeys)
     .where(eq(apiKeys.keyId, keyId))
     .limit(1);
-  return key;
+  return key && key.tenantId === owner.tenantId ? { ...key, shard: shard.name } : undefined;
 }
 
 /** Re-reads a key from D1 into both caches (after D1 contradicted a cached `active`). */
-export async function refreshCachedApiKey(db: Database, kv: KVNamespace, keyId: string): Promise<void> {
-  const key = await loadApiKeyForCache(db, keyId);
+export async function refreshCachedApiKey(directory: Database, shards: readonly Shard[], kv: KVNamespace, keyId: string): Promise<void> {
+  const key = await loadApiKeyForCache(directory, shards, keyId);
   if (key) await cacheApiKey(kv, key);
 }

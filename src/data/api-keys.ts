@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { apiKeys, type ApiKey, type ApiKeyStatus } from '../db/schema';
+import { apiKeyDirectory, apiKeys, type ApiKey, type ApiKeyStatus } from '../db/schema';
 import { MAX_ACTIVE_API_KEYS } from '../domain/api-keys';
 import { offsetOf, type PageParams } from '../lib/paging';
 import { ONE_ROW, selectedRow } from './insert-select';
@@ -60,4 +60,18 @@ export async function markApiKeyRevoked(db: Database, tenantId: string, id: stri
     .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId)))
     .returning();
   return key;
+}
+
+/**
+ * Records in the directory which tenant a key id belongs to, before the key is written to the
+ * tenant's shard: a key the gateway can find is always in the directory (one left without its
+ * shard row is simply unknown).
+ */
+export async function registerApiKeyId(directory: Database, keyId: string, tenantId: string, now: string): Promise<void> {
+  await directory.insert(apiKeyDirectory).values({ keyId, tenantId, createdAt: now });
+}
+
+/** Forgets a key id whose key was never written (refused by the tenant's key cap). */
+export async function forgetApiKeyId(directory: Database, keyId: string): Promise<void> {
+  await directory.delete(apiKeyDirectory).where(eq(apiKeyDirectory.keyId, keyId));
 }

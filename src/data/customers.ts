@@ -53,17 +53,18 @@ export type NewCustomer = CustomerProfile & {
 const CUSTODIAL_WALLET_SEQUENCE = 'custodial_wallet';
 
 /**
- * Takes the next custodial wallet derivation index (the address is derived from it before the
+ * Takes the next custodial wallet derivation index of the shard, from `rangeStart` (its range:
+ * domain/shards.ts) (the address is derived from it before the
  * insert) only if the tenant has no customer with `externalId` yet, so an update takes none: a
  * statement for the batch that looks the customer up. Its RETURNING row is `{ value }`.
  */
-export function walletIndexForNewCustomer(db: Database, tenantId: string, externalId: string) {
-  return nextSequenceValueStatement(db, CUSTODIAL_WALLET_SEQUENCE, notExists(customerByExternalIdQuery(db, tenantId, externalId)));
+export function walletIndexForNewCustomer(db: Database, tenantId: string, externalId: string, rangeStart: number) {
+  return nextSequenceValueStatement(db, CUSTODIAL_WALLET_SEQUENCE, notExists(customerByExternalIdQuery(db, tenantId, externalId)), rangeStart);
 }
 
 /** Takes `count` custodial wallet derivation indexes at once (an import's new customers): its RETURNING row is the last. */
-export function reserveWalletIndexesStatement(db: Database, count: number) {
-  return reserveSequenceValuesStatement(db, CUSTODIAL_WALLET_SEQUENCE, count);
+export function reserveWalletIndexesStatement(db: Database, count: number, rangeStart: number) {
+  return reserveSequenceValuesStatement(db, CUSTODIAL_WALLET_SEQUENCE, count, rangeStart);
 }
 
 /** The tenant's customers among `externalIds` (one JSON value bound, whatever their number). */

@@ -1,8 +1,8 @@
-import type { Account, Membership, Tenant } from '../db/schema';
+import type { Account, DirectoryTenant, Membership } from '../db/schema';
 import { ExpiringMap } from '../lib/bounded-map';
 
 /** What a portal request answered from a remembered membership relies on. */
-export type RememberedMember = { account: Account; membership: Membership; tenant: Tenant };
+export type RememberedMember = { account: Account; membership: Membership; tenant: DirectoryTenant };
 
 /**
  * Memberships this isolate confirmed for a portal read, so the next read by the same person in the

@@ -16,15 +16,11 @@ const STILL_AS_REMEMBERED = `(EXISTS (SELECT 1 FROM memberships m
       AND i.tenant_id NOT IN (SELECT own.tenant_id FROM memberships own WHERE own.account_id = ?3)))`;
 
 /**
- * Both forms of the check for the request's first batch (data/leading-d1.ts): a SELECT for a batch
- * that only reads, a failing INSERT for one that may write.
+ * Whether the remembered membership still holds, read in the directory (where memberships live)
+ * while the route reads the tenant's shard: the two round trips overlap.
  */
-export function memberGuardStatements(d1: D1Database, { account, membership, tenant }: RememberedMember) {
+export async function memberStillAsRemembered(directory: D1Database, { account, membership, tenant }: RememberedMember): Promise<boolean> {
   const params = [membership.id, tenant.id, account.id, membership.role, account.updatedAt, tenant.updatedAt];
-  return {
-    read: d1.prepare(`SELECT ${STILL_AS_REMEMBERED} AS allowed`).bind(...params),
-    write: [d1.prepare(`INSERT INTO portal_member_guard (membership_id) SELECT ?1 WHERE NOT ${STILL_AS_REMEMBERED}`).bind(...params)],
-  };
+  const row = await directory.prepare(`SELECT ${STILL_AS_REMEMBERED} AS allowed`).bind(...params).first<{ allowed: number }>();
+  return row?.allowed === 1;
 }
-
-export const MEMBER_GUARD_CHECK = 'portal_member_not_confirmed';

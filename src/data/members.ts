@@ -154,3 +154,17 @@ export async function deleteMember(db: Database, tenantId: string, membershipId:
     .returning({ id: memberships.id });
   return removed.length > 0;
 }
+
+/**
+ * The shard's copy of a membership the directory just wrote, whole (the audit log's triggers on
+ * the shard record the change: services/members.ts). A conflict on the id is an update.
+ */
+export async function copyMembership(shard: Database, membership: Membership): Promise<void> {
+  const { id, ...fields } = membership;
+  await shard.insert(memberships).values(membership).onConflictDoUpdate({ target: memberships.id, set: fields });
+}
+
+/** Removes the shard's copy of a membership the directory just removed. */
+export async function deleteMembershipCopy(shard: Database, tenantId: string, membershipId: string): Promise<void> {
+  await shard.delete(memberships).where(and(eq(memberships.id, membershipId), eq(memberships.tenantId, tenantId)));
+}

@@ -6,7 +6,6 @@ import {
   onchainAssets,
   onchainContracts,
   onchainOperations,
-  relayerNonces,
   type BlockchainTransaction,
   type BlockchainTransactionStatus,
   type OnchainOperation,
@@ -37,31 +36,15 @@ export async function loadOperation(db: Database, operationId: string) {
 export type LoadedOperation = NonNullable<Awaited<ReturnType<typeof loadOperation>>>;
 
 /**
- * Gives the operation its nonce, once: in one D1 transaction the relayer's counter is synced with
- * the chain (never moved back, except onto a new chain), advanced only if the operation has no nonce
- * yet, and that value is written onto the operation. Concurrent consumers therefore never share a
- * nonce, and a redelivered message never takes a second one. Returns the operation's nonce.
+ * Writes the nonce the directory gave the operation (data/relayer-nonces.ts) into its shard row,
+ * unless it has one: the nonce the row holds after.
  */
-export async function assignNonce(db: Database, operationId: string, chain: { chainId: number; relayer: string; chainNextNonce: number; genesisHash: string }, now: string): Promise<number> {
-  const { chainId, relayer, chainNextNonce, genesisHash } = chain;
-  const counter = and(eq(relayerNonces.chainId, chainId), eq(relayerNonces.address, relayer));
-  const unassigned = and(eq(onchainOperations.id, operationId), isNull(onchainOperations.nonce));
-  const { assigned } = await namedBatch(db, {
-    counter: db.insert(relayerNonces).values({ chainId, address: relayer, nextNonce: chainNextNonce, genesisHash, updatedAt: now }).onConflictDoNothing(),
-    synced: db.update(relayerNonces).set({
-      nextNonce: sql`case when ${relayerNonces.genesisHash} = ${genesisHash} then max(${relayerNonces.nextNonce}, ${chainNextNonce}) else ${chainNextNonce} end`,
-      genesisHash,
-    }).where(counter),
-    advanced: db.update(relayerNonces).set({ nextNonce: sql`${relayerNonces.nextNonce} + 1`, updatedAt: now })
-      .where(and(counter, exists(db.select({ one: sql`1` }).from(onchainOperations).where(unassigned)))),
-    written: db.update(onchainOperations).set({
-      nonce: sql`(${db.select({ next: sql`${relayerNonces.nextNonce} - 1` }).from(relayerNonces).where(counter)})`,
-      relayerAddress: relayer,
-      updatedAt: now,
-    }).where(unassigned),
-    assigned: db.select({ nonce: onchainOperations.nonce }).from(onchainOperations).where(eq(onchainOperations.id, operationId)),
+export async function writeNonce(db: Database, operationId: string, nonce: number, relayer: string, now: string): Promise<number> {
+  const { stored } = await namedBatch(db, {
+    written: db.update(onchainOperations).set({ nonce, relayerAddress: relayer, updatedAt: now }).where(and(eq(onchainOperations.id, operationId), isNull(onchainOperations.nonce))),
+    stored: db.select({ nonce: onchainOperations.nonce }).from(onchainOperations).where(eq(onchainOperations.id, operationId)),
   });
-  const [row] = assigned;
+  const [row] = stored;
   if (row?.nonce === null || row?.nonce === undefined) throw new Error(`operation ${operationId} got no nonce`);
   return row.nonce;
 }

@@ -1,6 +1,5 @@
-import { createDatabase } from '../db/client';
 import type { Bindings } from '../env';
-import { runContext } from '../services/context';
+import { eachShard, runContext, type ShardContext } from '../services/context';
 import { followSettlements } from '../services/settlement-receipts';
 import { watchRelayer } from '../services/relayer-watch';
 import { openXpTokens } from '../services/xp-openings';
@@ -16,25 +15,28 @@ import { expireExportFiles, failAbandonedExportJobs } from '../services/exports'
 
 type Job = (env: Bindings) => Promise<unknown>;
 
+/** A job over tenants' data: run on every shard (services/context.ts, `eachShard`). */
+const onEachShard = (job: (ctx: ShardContext, env: Bindings) => Promise<unknown>): Job => (env) => eachShard(runContext(env), (ctx) => job(ctx, env));
+
 /** Cron expression (exactly as in wrangler.toml `[triggers] crons`) -> the jobs it runs. */
 export const cronJobs: Record<string, Job[]> = {
   '* * * * *': [
-    (env) => followSettlements(runContext(env)),
+    onEachShard(followSettlements),
     indexOnchainAssets,
     (env) => watchRelayer(runContext(env)),
-    (env) => openXpTokens(runContext(env)),
-    (env) => applyPendingRecomputes(runContext(env)),
-    (env) => runLotJobs(runContext(env)),
-    (env) => enqueueDueDeliveries(runContext(env), env.WEBHOOK_QUEUE),
+    onEachShard(openXpTokens),
+    onEachShard(applyPendingRecomputes),
+    onEachShard(runLotJobs),
+    onEachShard((ctx, env) => enqueueDueDeliveries(ctx, env.WEBHOOK_QUEUE)),
   ],
   '0 * * * *': [
-    (env) => purgeExpiredIdempotencyRecords(createDatabase(env.DB)),
-    (env) => refreshQueryStatistics(env.DB),
-    (env) => purgeExpiredAuditEntries(runContext(env)),
-    (env) => purgeImportFiles(runContext(env), env.FILES),
-    (env) => resumeStalledImports(runContext(env), env.OPERATIONS_QUEUE),
-    (env) => expireExportFiles(runContext(env), env.FILES),
-    (env) => failAbandonedExportJobs(runContext(env)),
+    onEachShard((ctx) => purgeExpiredIdempotencyRecords(ctx.db)),
+    (env) => Promise.all([env.DB, ...runContext(env).shards.map((shard) => shard.d1)].map(refreshQueryStatistics)),
+    onEachShard(purgeExpiredAuditEntries),
+    onEachShard((ctx, env) => purgeImportFiles(ctx, env.FILES)),
+    onEachShard((ctx, env) => resumeStalledImports(ctx, env.OPERATIONS_QUEUE)),
+    onEachShard((ctx, env) => expireExportFiles(ctx, env.FILES)),
+    onEachShard(failAbandonedExportJobs),
   ],
 };
 

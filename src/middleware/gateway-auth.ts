@@ -5,8 +5,10 @@ import { apiKeyVerifier, forgetApiKeyVerifier } from '../auth/api-key-verifiers'
 import { canonicalSignedUrl, MALFORMED_SIGNATURE, reserializedBody, SIGNATURE_FORMAT, signatureFailure } from '../auth/signature';
 import { createDatabase } from '../db/client';
 import { apiKeys } from '../db/schema';
+import { shardNamed, shardsOf } from '../data/shards';
 import { cacheApiKey, getCachedApiKey, loadApiKeyForCache, refreshCachedApiKey, type CachedApiKey } from '../data/api-key-cache';
 import { LeadingD1, type Leader } from '../data/leading-d1';
+import { answerBookmark, requestSession } from './bookmark';
 import { effectiveStatus, KEY_ID_FORMAT } from '../domain/api-keys';
 import type { GatewayEnv } from '../app-env';
 import { BoundedMap } from '../lib/bounded-map';
@@ -47,11 +49,13 @@ async function sentBody(c: Context<GatewayEnv>): Promise<{ signed: string; raw: 
   return { signed: reserializedBody(raw), raw };
 }
 
+const requestShards = (c: Context<GatewayEnv>) => shardsOf(c.env, c.get('config').SHARDS);
+
 /** The key from memory or KV, else from D1 (then `confirmed`: its status was read from D1 just now). */
 async function findKey(c: Context<GatewayEnv>, keyId: string): Promise<{ key: CachedApiKey; confirmed: boolean }> {
   const cached = await getCachedApiKey(c.env.KV, keyId);
   if (cached) return { key: cached, confirmed: false };
-  const key = await loadApiKeyForCache(c.get('db'), keyId);
+  const key = await loadApiKeyForCache(c.get('directory'), requestShards(c), keyId);
   if (!key) deny('Unknown API key');
   c.executionCtx.waitUntil(cacheApiKey(c.env.KV, key));
   return { key, confirmed: true };
@@ -67,18 +71,18 @@ const KEY_IS_ACTIVE = `EXISTS (SELECT 1 FROM api_keys WHERE id = ?1 AND status =
  * transaction. When D1 contradicts a cached `active`, the caches are refreshed so the next request
  * fails without D1.
  */
-function keyGuard(c: Context<GatewayEnv>, key: CachedApiKey): Leader {
+function keyGuard(c: Context<GatewayEnv>, key: CachedApiKey, shard: D1Database): Leader {
   const now = isoNow();
   return {
-    write: [c.env.DB.prepare(`INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ${KEY_IS_ACTIVE}`).bind(key.id, now)],
-    read: c.env.DB.prepare(`SELECT ${KEY_IS_ACTIVE} AS allowed`).bind(key.id, now),
+    write: [shard.prepare(`INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ${KEY_IS_ACTIVE}`).bind(key.id, now)],
+    read: shard.prepare(`SELECT ${KEY_IS_ACTIVE} AS allowed`).bind(key.id, now),
     refusedBy: (error) => {
       const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
       return text.includes('api_key_not_active');
     },
     refusal: () => {
       forgetApiKeyVerifier(key.keyId);
-      c.executionCtx.waitUntil(refreshCachedApiKey(createDatabase(c.env.DB), c.env.KV, key.keyId));
+      c.executionCtx.waitUntil(refreshCachedApiKey(c.get('directory'), requestShards(c), c.env.KV, key.keyId));
       return new ApiError('AUTH_INVALID_CREDENTIALS', KEY_NOT_ACTIVE);
     },
   };
@@ -88,7 +92,7 @@ function touchLastUsed(c: Context<GatewayEnv>, key: CachedApiKey): void {
   const last = lastUsedWrites.get(key.id) ?? 0;
   if (Date.now() - last < LAST_USED_THROTTLE_MS) return;
   lastUsedWrites.set(key.id, Date.now());
-  const write = createDatabase(c.env.DB).update(apiKeys).set({ lastUsedAt: isoNow() }).where(eq(apiKeys.id, key.id));
+  const write = createDatabase(c.get('shard').d1).update(apiKeys).set({ lastUsedAt: isoNow() }).where(eq(apiKeys.id, key.id));
   c.executionCtx.waitUntil(write.then(() => undefined, () => undefined));
 }
 
@@ -130,17 +134,23 @@ export function gatewayAuth() {
     // The first instant the timestamp check refuses this signature: its use need not be kept past it.
     const signatureExpiresAt = new Date((Number(timestamp) + tolerance + 1) * 1000).toISOString();
     c.set('gatewayAuth', { tenantId: key.tenantId, apiKeyId: key.id, keyId: key.keyId, signature, signatureExpiresAt });
+    const shard = shardNamed(requestShards(c), key.shard);
+    c.set('shard', shard);
+    const session = requestSession(c, shard);
     if (confirmed) {
+      c.set('db', createDatabase(session.binding));
       await next();
+      answerBookmark(c, session.bookmark());
       touchLastUsed(c, key);
       return;
     }
-    const guarded = new LeadingD1(c.env.DB, keyGuard(c, key));
+    const guarded = new LeadingD1(session.binding, keyGuard(c, key, session.binding));
     c.set('db', createDatabase(guarded.binding));
     await next();
     // A request that made no D1 call of its own (or whose handler swallowed a failure) is
     // confirmed here; a rejection replaces whatever the handler answered with the 401.
     await guarded.confirm();
+    answerBookmark(c, session.bookmark());
     touchLastUsed(c, key);
   });
 }

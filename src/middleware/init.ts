@@ -27,11 +27,12 @@ export const identifyRequest = createMiddleware<AppEnv>(async function identifyR
 });
 
 /**
- * Per-request services of the API: the Drizzle client. Every API answer also says `nosniff`: a
+ * Per-request services of the API: the directory's Drizzle client (a tenant's surface adds its
+ * shard's once it knows the tenant). Every API answer also says `nosniff`: a
  * browser opening one renders it only as the type it states (JSON, never a guessed HTML page).
  */
 export const initRequest = createMiddleware<AppEnv>(async function initRequest(c, next) {
-  c.set('db', createDatabase(c.env.DB));
+  c.set('directory', createDatabase(c.env.DB));
   await next();
   c.header('X-Content-Type-Options', 'nosniff');
 });

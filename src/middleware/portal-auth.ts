@@ -5,14 +5,15 @@ import { verifyPortalToken } from '../auth/jwt';
 import { forgetMember, rememberMember, type RememberedMember } from '../data/member-cache';
 import type { Config } from '../config';
 import { createDatabase } from '../db/client';
-import { LeadingD1 } from '../data/leading-d1';
-import { MEMBER_GUARD_CHECK, memberGuardStatements } from '../data/member-guard';
-import { violatesCheck } from '../data/db-errors';
-import type { AccountEnv, AppEnv, PortalEnv } from '../app-env';
+import { memberStillAsRemembered } from '../data/member-guard';
+import { rememberTenantShard } from '../data/tenant-shards';
+import { shardNamed, shardsOf } from '../data/shards';
+import type { AccountEnv, PortalEnv } from '../app-env';
 import type { Bindings } from '../env';
 import { ApiError } from '../lib/errors';
 import { rememberedMember, signIn, signInToTenant } from '../services/accounts';
-import { runContext } from '../services/context';
+import { answerBookmark, requestSession } from './bookmark';
+import { requestContext } from './services';
 
 /** Far above any real token; a longer header is refused before it is parsed. */
 const MAX_AUTHORIZATION_LENGTH = 8192;
@@ -27,22 +28,26 @@ async function bearerClaims(authorization: string | undefined, config: Config): 
   return verifyPortalToken(match[1], { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, jwks });
 }
 
-/** What a sign-in runs with: the request's database, id and clock (no tenant is known yet). */
-const signInContext = <E extends AppEnv>(c: Context<E>) => runContext(c.env, { db: c.get('db'), requestId: c.get('requestId') });
-
 /** Portal routes outside a tenant (/user/me, /tenants): a valid bearer JWT and the account behind its `sub`. */
 export const authenticateAccount = createMiddleware<AccountEnv>(async function authenticateAccount(c, next) {
   const claims = await bearerClaims(c.req.header('authorization'), c.get('config'));
-  c.set('account', await signIn(signInContext(c), claims));
+  c.set('account', await signIn(requestContext(c), claims));
   await next();
 });
 
 /** Sends a request through the whole Worker again (the portal's full sign-in path, once a remembered membership turned out stale). */
 export type Redispatch = (request: Request, env: Bindings, ctx: Context['executionCtx']) => Response | Promise<Response>;
 
+/** The member, and the request's session on the tenant's shard, whose client the portal's routes run on. */
 function setMember(c: Context<PortalEnv>, { account, membership, tenant }: RememberedMember) {
   c.set('account', account);
   c.set('portalAuth', { account, tenant, role: membership.role });
+  const shard = shardNamed(shardsOf(c.env, c.get('config').SHARDS), tenant.shard);
+  rememberTenantShard(tenant.id, shard.name);
+  c.set('shard', shard);
+  const session = requestSession(c, shard);
+  c.set('db', createDatabase(session.binding));
+  return session;
 }
 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
@@ -55,10 +60,10 @@ const fullPathOnly = new WeakSet<Request>();
  * confirmed to outsiders.
  *
  * The full path signs in and loads the membership in one D1 round trip before the route. A read by
- * a member this isolate already confirmed skips it: the route runs with the remembered membership
- * and the check that it is still exactly so rides first in the route's own first batch
- * (LeadingD1). If it is not, nothing the route read is answered: the request goes through the
- * Worker again, down the full path.
+ * a member this isolate already confirmed skips it: the route runs on the tenant's shard with the
+ * remembered membership while the directory checks that it is still exactly so, at the same time.
+ * If it is not, nothing the route read is answered: the request goes through the Worker again,
+ * down the full path. Only reads take this path, so nothing a stale membership did is kept.
  */
 export function authenticateMember(redispatch: Redispatch) {
   return createMiddleware<PortalEnv>(async function authenticateMember(c, next) {
@@ -67,27 +72,21 @@ export function authenticateMember(redispatch: Redispatch) {
     const remembered = isRead(c.req.method) && !fullPathOnly.has(c.req.raw) ? rememberedMember(claims, tenantId) : undefined;
     if (!remembered) {
       // A sign-in may link an invitation to this very tenant: it counts at once.
-      const { account, member } = await signInToTenant(signInContext(c), claims, tenantId);
+      const { account, member } = await signInToTenant(requestContext(c), claims, tenantId);
       if (!member || member.membership.status !== 'active') throw ApiError.notFound('Tenant');
       const confirmed = { account, ...member };
       if (isRead(c.req.method)) rememberMember(claims.sub, confirmed);
-      setMember(c, confirmed);
+      const session = setMember(c, confirmed);
       await next();
+      answerBookmark(c, session.bookmark());
       return;
     }
-    const stale = () => {
-      forgetMember(claims.sub, tenantId);
-      return ApiError.notFound('Tenant');
-    };
-    const statements = memberGuardStatements(c.env.DB, remembered);
-    const guarded = new LeadingD1(c.env.DB, { ...statements, refusedBy: (error) => violatesCheck(error, MEMBER_GUARD_CHECK), refusal: stale });
-    c.set('db', createDatabase(guarded.binding));
-    setMember(c, remembered);
+    // Begun before the route, awaited after it: the directory's check and the route's reads overlap.
+    const stillMember = memberStillAsRemembered(c.env.DB, remembered);
+    const session = setMember(c, remembered);
     await next();
-    await guarded.confirm().catch((error: unknown) => {
-      if (guarded.state !== 'refused') throw error;
-    });
-    if (guarded.state !== 'refused') return;
+    if (await stillMember) return answerBookmark(c, session.bookmark());
+    forgetMember(claims.sub, tenantId);
     fullPathOnly.add(c.req.raw);
     const answer = await redispatch(c.req.raw, c.env, c.executionCtx);
     // Cleared first: Hono merges a new response's headers with the one it replaces, which is discarded whole.

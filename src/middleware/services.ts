@@ -2,13 +2,19 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
 import type { Bindings } from '../env';
-import { forTenant, runContext, type ServiceContext } from '../services/context';
+import type { Shard } from '../data/shards';
+import { forTenant, onShard, runContext, type RunContext, type ServiceContext } from '../services/context';
 
-type ServicesEnv = { Bindings: Bindings; Variables: { db: Database; requestId: string; services: ServiceContext } };
+type ServicesEnv = { Bindings: Bindings; Variables: { directory: Database; db: Database; shard: Shard; requestId: string; services: ServiceContext } };
+
+/** The request's run outside any tenant (a sign-in, /user/me, creating a tenant): the directory, the shards, the request id. */
+export function requestContext<E extends { Bindings: Bindings; Variables: { directory: Database; requestId: string } }>(c: Context<E>): RunContext {
+  return runContext(c.env, { directory: c.get('directory'), requestId: c.get('requestId') });
+}
 
 /**
- * The request's services context (services/context.ts), for the routes' calls: the request's
- * database as the middleware before left it (a key guard, a membership check or an idempotency
+ * The request's services context (services/context.ts), for the routes' calls: the directory, and
+ * the tenant's shard as the middleware before left it (a key guard, a membership check or an idempotency
  * claim leading its first round trip), the tenant `tenantOf` names, the request id and the clock.
  * A surface's last middleware, after every one that wraps `db`.
  *
@@ -16,8 +22,7 @@ type ServicesEnv = { Bindings: Bindings; Variables: { db: Database; requestId: s
  */
 export function provideServices<E extends ServicesEnv>(tenantOf: (c: Context<E>) => string) {
   return createMiddleware<E>(async function provideServices(c, next) {
-    const base = runContext(c.env, { db: c.get('db'), requestId: c.get('requestId') });
-    c.set('services', forTenant(base, tenantOf(c)));
+    c.set('services', forTenant(onShard(requestContext(c), c.get('shard'), c.get('db')), tenantOf(c)));
     await next();
   });
 }

@@ -1,7 +1,8 @@
 import type { Context, Env } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Bindings } from '../env';
-import { forTenant, runContext } from '../services/context';
+import type { Shard } from '../data/shards';
+import { forTenant, onShard, runContext } from '../services/context';
 import { logEvent, reasonOf } from '../services/settlement-log';
 import { enqueueAfterWrite } from '../services/webhook-deliveries';
 
@@ -14,15 +15,16 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  *
  * @example app.use('*', dispatchWebhooksAfterWrites((c) => c.get('gatewayAuth').tenantId))
  */
-export function dispatchWebhooksAfterWrites<E extends Env & { Bindings: Bindings }>(tenantOf: (c: Context<E>) => string | undefined) {
+export function dispatchWebhooksAfterWrites<E extends Env & { Bindings: Bindings; Variables: { shard: Shard } }>(tenantOf: (c: Context<E>) => string | undefined) {
   return createMiddleware<E>(async function dispatchWebhooksAfterWrites(c, next) {
     await next();
     if (READS.has(c.req.method) || c.res.status >= 300) return;
     const tenantId = tenantOf(c);
     if (tenantId === undefined) return;
+    const shard = c.get('shard');
     // Begun a task later, once the response is handed to the runtime: the request's own round trips stay its own.
     const work = new Promise((resolve) => setTimeout(resolve, 0))
-      .then(() => enqueueAfterWrite(forTenant(runContext(c.env), tenantId), c.env.WEBHOOK_QUEUE))
+      .then(() => enqueueAfterWrite(forTenant(onShard(runContext(c.env), shard), tenantId), c.env.WEBHOOK_QUEUE))
       .catch((error: unknown) =>
         logEvent('warn', 'webhook hand-over after a write failed; the minute cron sends them', { tenant: tenantId, reason: reasonOf(error) }),
       );

@@ -1,6 +1,6 @@
 import { configOf } from '../config';
 import type { Bindings, OperationMessage } from '../env';
-import { runContext } from '../services/context';
+import { onMessageShard, runContext } from '../services/context';
 import { runExport } from '../services/export-jobs';
 import { applyImportChunk } from '../services/import-chunks';
 import { logEvent, reasonOf } from '../services/settlement-log';
@@ -11,10 +11,11 @@ import { logEvent, reasonOf } from '../services/settlement-log';
  * Messages of a batch run one after another: each is a long piece of D1 and R2 work.
  */
 export async function consumeOperationsBatch(batch: MessageBatch<OperationMessage>, env: Bindings): Promise<void> {
-  const ctx = runContext(env);
+  const run = runContext(env);
   for (const message of batch.messages) {
     const body = message.body;
     try {
+      const ctx = onMessageShard(run, body?.shard);
       if (body?.kind === 'import_chunk') await applyImportChunk(ctx, body, { files: env.FILES, walletMnemonic: walletMnemonicOf(env) });
       else if (body?.kind === 'export') await runExport(ctx, env, body);
       else logEvent('warn', 'operations message of no known kind dropped', { id: message.id });

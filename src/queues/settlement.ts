@@ -1,5 +1,5 @@
 import type { Bindings, SettlementMessage } from '../env';
-import { runContext } from '../services/context';
+import { onMessageShard, runContext } from '../services/context';
 import { settleOperation } from '../services/settlement';
 import { logEvent, reasonOf } from '../services/settlement-log';
 
@@ -9,7 +9,7 @@ import { logEvent, reasonOf } from '../services/settlement-log';
  * are allocated atomically in D1, so they never collide).
  */
 export async function consumeSettlementBatch(batch: MessageBatch<SettlementMessage>, env: Bindings): Promise<void> {
-  const ctx = runContext(env);
+  const run = runContext(env);
   await Promise.all(
     batch.messages.map(async (message) => {
       const operationId = typeof message.body?.operationId === 'string' ? message.body.operationId : undefined;
@@ -19,7 +19,7 @@ export async function consumeSettlementBatch(batch: MessageBatch<SettlementMessa
         return;
       }
       try {
-        const outcome = await settleOperation(ctx, operationId);
+        const outcome = await settleOperation(onMessageShard(run, message.body.shard), operationId);
         if (outcome.done) message.ack();
         else message.retry({ delaySeconds: outcome.retryAfterSeconds });
       } catch (error) {

@@ -1,6 +1,6 @@
 import { configOf } from '../config';
 import type { Bindings, WebhookMessage } from '../env';
-import { runContext } from '../services/context';
+import { onMessageShard, runContext } from '../services/context';
 import { attemptDelivery } from '../services/webhook-deliveries';
 import { webhookSettings } from '../services/webhook-endpoints';
 import { logEvent, reasonOf } from '../services/settlement-log';
@@ -17,7 +17,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
     batch.retryAll({ delaySeconds: 60 });
     return;
   }
-  const ctx = runContext(env);
+  const run = runContext(env);
   const settings = webhookSettings(config.config);
   await Promise.all(
     batch.messages.map(async (message) => {
@@ -28,7 +28,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
         return;
       }
       try {
-        await attemptDelivery(ctx, deliveryId, settings);
+        await attemptDelivery(onMessageShard(run, message.body.shard), deliveryId, settings);
         message.ack();
       } catch (error) {
         logEvent('error', 'webhook delivery attempt failed; retried', { delivery: deliveryId, reason: reasonOf(error) });

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ERROR_ENVELOPE } from '../lib/envelope';
+import { BOOKMARK_FORMAT } from '../domain/shards';
 import { SAFE_REQUEST_ID } from '../middleware/init';
 import { errorResponse, type DocumentedStatus } from './openapi';
 
@@ -61,6 +62,19 @@ export function impliedStatuses(method: string, operation: Operation): Implied[]
   return implied;
 }
 
+/** Adds an implied status to an operation's responses: its reason appended to a documented one, else an error envelope of its own. */
+function addImplied(responses: NonNullable<Operation['responses']>, { status, because, headers }: Implied): void {
+  const documented = responses[status];
+  responses[status] =
+    documented && 'description' in documented
+      ? { ...documented, description: `${documented.description}; ${because}`, ...(headers && { headers: { ...documented.headers, ...headers } }) }
+      : {
+          description: `${errorResponse(status).description}; ${because}`,
+          ...(headers && { headers }),
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` } } },
+        };
+}
+
 /**
  * The served document: what the routes declare plus the statuses implied by what each operation
  * takes, so no route can forget one. Descriptions name the error codes behind each implied status.
@@ -71,17 +85,7 @@ export function withImpliedStatuses(document: OpenApiDocument): OpenApiDocument 
       const operation = item[method];
       if (!operation) continue;
       const responses = (operation.responses ??= {});
-      for (const { status, because, headers } of impliedStatuses(method, operation)) {
-        const documented = responses[status];
-        responses[status] =
-          documented && 'description' in documented
-            ? { ...documented, description: `${documented.description}; ${because}`, ...(headers && { headers: { ...documented.headers, ...headers } }) }
-            : {
-                description: `${errorResponse(status).description}; ${because}`,
-                ...(headers && { headers }),
-                content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` } } },
-              };
-      }
+      for (const implied of impliedStatuses(method, operation)) addImplied(responses, implied);
     }
   }
   return document;
@@ -111,6 +115,40 @@ export function withRequestIdHeader(document: OpenApiDocument): OpenApiDocument 
     for (const method of METHODS) {
       for (const response of Object.values(item[method]?.responses ?? {})) {
         if ('description' in response) response.headers = { ...response.headers, 'X-Request-Id': { $ref: `#/components/headers/${REQUEST_ID_HEADER}` } };
+      }
+    }
+  }
+  return document;
+}
+
+/** The component of a tenant's answers' `X-D1-Bookmark` (src/middleware/bookmark.ts). */
+const BOOKMARK_HEADER = 'D1Bookmark';
+/** The paths of a tenant's data: the gateway's and the portal's under /tenant/{tenantId}. */
+const isTenantPath = (path: string) => path.startsWith('/gateway/') || path.startsWith('/tenant/{tenantId}');
+
+/**
+ * Every answer of a tenant's operation documents `X-D1-Bookmark`, and a malformed one sent back is
+ * a 400 (docs/INTEGRATION.md, "Reading your own writes").
+ */
+export function withBookmarks(document: OpenApiDocument): OpenApiDocument {
+  const components = (document.components ??= {});
+  components.headers = {
+    ...components.headers,
+    [BOOKMARK_HEADER]: {
+      description:
+        "Where this request left the tenant's database (a D1 bookmark). Send the last one you received as the `X-D1-Bookmark` request header of your next requests: a read then sees at least your own writes, wherever it is served. " +
+        'Without it a read is served by the nearest copy of the database, which may not show a write made a moment ago.',
+      schema: { type: 'string', pattern: BOOKMARK_FORMAT.source },
+    },
+  };
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (!isTenantPath(path)) continue;
+    for (const method of METHODS) {
+      const responses = item[method]?.responses;
+      if (!responses) continue;
+      addImplied(responses, { status: 400, because: 'BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent' });
+      for (const response of Object.values(responses)) {
+        if ('description' in response) response.headers = { ...response.headers, 'X-D1-Bookmark': { $ref: `#/components/headers/${BOOKMARK_HEADER}` } };
       }
     }
   }

@@ -1,6 +1,5 @@
 import type { PortalClaims } from '../auth/claims';
 import { recallMember, type RememberedMember } from '../data/member-cache';
-import type { Database } from '../db/client';
 import type { Account } from '../db/schema';
 import { findSignIn, findSignInToTenant, listMembershipsOfAccount, saveSignIn, saveSignInToTenant, type AccountState } from '../data/accounts';
 import { normalizeEmail, refreshedIdentity, signInNeedsWrite, type SignInIdentity } from '../domain/identity';
@@ -11,8 +10,8 @@ import { toCurrentAccountView } from '../views/account';
 import type { RunContext } from './context';
 
 /** The signed-in account and the tenants it is an active member of (by tenant name). */
-export async function getCurrentAccount(db: Database, account: Account): Promise<CurrentAccountView> {
-  return toCurrentAccountView(account, await listMembershipsOfAccount(db, account.id));
+export async function getCurrentAccount(ctx: RunContext, account: Account): Promise<CurrentAccountView> {
+  return toCurrentAccountView(account, await listMembershipsOfAccount(ctx.directory, account.id));
 }
 
 /** The token's claims in stored form; the username is `preferred_username`, else `name`, else the email's local part. */
@@ -42,19 +41,19 @@ function accountAfterSave(account: Account | undefined): Account {
  */
 export async function signIn(ctx: RunContext, claims: PortalClaims): Promise<Account> {
   const identity = identityOf(claims);
-  const { account, hasClaimableInvitation } = await findSignIn(ctx.db, identity);
+  const { account, hasClaimableInvitation } = await findSignIn(ctx.directory, identity);
   if (account && !signInNeedsWrite(account, identity, hasClaimableInvitation)) return account;
-  return accountAfterSave(await saveSignIn(ctx.db, stateToSave(account, identity), isoNow(ctx.now())));
+  return accountAfterSave(await saveSignIn(ctx.directory, stateToSave(account, identity), isoNow(ctx.now())));
 }
 
 /** `signIn` for a route under /tenant/{tenantId}, also loading the caller's membership of it and the tenant. */
 export async function signInToTenant(ctx: RunContext, claims: PortalClaims, tenantId: string) {
   const identity = identityOf(claims);
-  const found = await findSignInToTenant(ctx.db, identity, tenantId);
+  const found = await findSignInToTenant(ctx.directory, identity, tenantId);
   if (found.account && !signInNeedsWrite(found.account, identity, found.hasClaimableInvitation)) {
     return { account: found.account, member: found.member };
   }
-  const saved = await saveSignInToTenant(ctx.db, stateToSave(found.account, identity), tenantId, isoNow(ctx.now()));
+  const saved = await saveSignInToTenant(ctx.directory, stateToSave(found.account, identity), tenantId, isoNow(ctx.now()));
   return { account: accountAfterSave(saved.account), member: saved.member };
 }
 

@@ -5,7 +5,7 @@ import { indexableAssets, resetIndex } from '../data/asset-balances';
 import { confirmedHead, planChunk } from '../domain/transfers';
 import { isoNow } from '../lib/time';
 import { commitChunk, type AssetCursor } from './asset-indexer-chunk';
-import type { RunContext } from './context';
+import type { ShardContext } from './context';
 
 /**
  * The Transfer indexer (cron): follows Transfer / TransferSingle / TransferBatch logs of every
@@ -46,7 +46,7 @@ async function firstBlockOf(client: PublicClient, asset: OnchainAsset): Promise<
 }
 
 /** The asset's cursor for this run; an index built on another chain history is reset first. */
-async function openCursor({ db, now }: RunContext, client: PublicClient, asset: OnchainAsset, address: string, genesis: Hash): Promise<AssetCursor> {
+async function openCursor({ db, now }: ShardContext, client: PublicClient, asset: OnchainAsset, address: string, genesis: Hash): Promise<AssetCursor> {
   const stored = { assetId: asset.id, lastIndexedBlock: asset.lastIndexedBlock, genesisHash: asset.indexedGenesisHash };
   const indexedElsewhere = stored.genesisHash !== genesis && (stored.genesisHash !== null || stored.lastIndexedBlock !== null);
   if (!indexedElsewhere) {
@@ -62,7 +62,7 @@ async function openCursor({ db, now }: RunContext, client: PublicClient, asset: 
 }
 
 /** Indexes one chain's assets up to its confirmed head, at most `maxChunks` ranges. */
-async function indexChain(ctx: RunContext, chainId: number, assets: readonly OnchainAsset[], limits: Required<IndexerOptions>, summary: IndexerSummary): Promise<void> {
+async function indexChain(ctx: ShardContext, chainId: number, assets: readonly OnchainAsset[], limits: Required<IndexerOptions>, summary: IndexerSummary): Promise<void> {
   const client = ctx.onchain.client(chainId);
   const genesis = await genesisHash(client); // first: an unreachable RPC fails here, before any other call
   // cacheTime 0: viem would otherwise answer from its block number cache (seconds) and miss new blocks.
@@ -99,7 +99,7 @@ async function indexChain(ctx: RunContext, chainId: number, assets: readonly Onc
  * One indexer run over every chain that has assets. A failing chain (RPC down, not configured) is
  * logged by chain id (never its URL) and counted; the other chains go on.
  */
-export async function indexAssetTransfers(ctx: RunContext, options: IndexerOptions = {}): Promise<IndexerSummary> {
+export async function indexAssetTransfers(ctx: ShardContext, options: IndexerOptions = {}): Promise<IndexerSummary> {
   const limits: Required<IndexerOptions> = {
     chunkSize: options.chunkSize ?? DEFAULT_CHUNK_SIZE,
     maxChunksPerRun: options.maxChunksPerRun ?? DEFAULT_MAX_CHUNKS_PER_RUN,

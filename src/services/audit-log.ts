@@ -3,7 +3,7 @@ import type { AuditLogRow } from '../db/schema';
 import { AUDIT_RETENTION_DAYS } from '../domain/audit';
 import { pageOf, type Page, type PageParams } from '../lib/paging';
 import type { AuditEntryView, AuditLogQuery } from '../schemas/audit-log';
-import type { RunContext, ServiceContext } from './context';
+import type { ShardContext, ServiceContext } from './context';
 
 /**
  * The audit log's reads and retention (docs/OPERATIONS.md, "Audit log"). Entries are written by
@@ -36,6 +36,6 @@ export async function listAuditLog({ db, tenantId }: ServiceContext, query: Audi
 }
 
 /** The hourly retention: entries older than AUDIT_RETENTION_DAYS go, in bounded batches. */
-export function purgeExpiredAuditEntries(ctx: RunContext): Promise<number> {
+export function purgeExpiredAuditEntries(ctx: ShardContext): Promise<number> {
   return purgeAuditEntries(ctx.db, new Date(ctx.now().getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString());
 }

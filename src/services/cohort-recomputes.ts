@@ -2,7 +2,7 @@ import type { Database } from '../db/client';
 import { pendingRecomputesQuery, recomputeChunkQuery } from '../data/cohort-recomputes';
 import { namedBatch } from '../data/named-batch';
 import { CRON_RECOMPUTE_CHUNKS, REQUEST_RECOMPUTE_CHUNKS } from '../domain/cohort-recompute';
-import type { RunContext, ServiceContext } from './context';
+import type { ShardContext, ServiceContext } from './context';
 
 /**
  * Applies pending cohort re-evaluations (of `tenantId`, or of every tenant, oldest first), one
@@ -27,6 +27,6 @@ export async function applyTenantRecomputes({ db, tenantId }: ServiceContext): P
 }
 
 /** The minute cron's share: what requests left over, every tenant, oldest first. */
-export async function applyPendingRecomputes({ db }: RunContext): Promise<{ pending: boolean }> {
+export async function applyPendingRecomputes({ db }: ShardContext): Promise<{ pending: boolean }> {
   return { pending: await applyRecomputes(db, CRON_RECOMPUTE_CHUNKS) };
 }

@@ -1,3 +1,4 @@
+import { custodialIndexOfShard, custodialRangeStart } from '../domain/shards';
 import type { Customer, CustomerStatus } from '../db/schema';
 import { tierLadderQuery, tierOnLadder, type TierLadder } from '../data/customer-tiers';
 import {
@@ -94,12 +95,12 @@ export async function upsertCustomer(ctx: ServiceContext, input: UpsertCustomerI
   const [[existing], ladder, [walletIndex]] = await db.batch([
     customerByExternalIdQuery(db, tenantId, input.external_id),
     tierLadderQuery(db, tenantId),
-    walletIndexForNewCustomer(db, tenantId, input.external_id),
+    walletIndexForNewCustomer(db, tenantId, input.external_id, custodialRangeStart(ctx.shard.name)),
   ]);
   if (existing) return updateExisting(ctx, input, ladder, existing, responses.updated);
   if (!walletIndex) throw new Error('no wallet index taken for a new customer');
 
-  const address = await custodialAddress(walletMnemonic, walletIndex.value);
+  const address = await custodialAddress(walletMnemonic, custodialIndexOfShard(ctx.shard.name, walletIndex.value));
   const now = isoNow(ctx.now());
   const wallet = { id: newId('wal'), address, derivationIndex: walletIndex.value };
   const newCustomer = { id: newId('cus'), tenantId, externalId: input.external_id, ...profileOf(input), wallet };

@@ -80,7 +80,7 @@ export async function recordEvent(ctx: ServiceContext, input: EventInput, respon
     const written = [...(effects ?? [])].sort((a, b) => a.position - b.position);
     const initialized = (ledger?.[1] ?? []).some((entry) => entry.status === 'initialized');
     const mints = written.flatMap((effect) => effect.mirror_operation_id ?? []);
-    if (initialized) await enqueueOperations(ctx.onchain, mints);
+    if (initialized) await enqueueOperations(ctx, mints);
     const effectViews = written.map((effect) =>
       toEffectView({ ruleId: effect.rule_id, ruleName: effect.rule_name, amount: effect.amount, capped: effect.capped === 1, internalTransactionId: effect.internal_transaction_id }),
     );

@@ -18,7 +18,7 @@ import {
   transactionExportRecords,
   type ExportRecord,
 } from '../views/export-rows';
-import { forTenant, type RunContext, type ServiceContext } from './context';
+import { forTenant, type ShardContext, type ServiceContext } from './context';
 import { logEvent } from './settlement-log';
 
 /** Rows per D1 read: a page's text (a few hundred KB at most) is what an export holds besides the part being filled. */
@@ -109,7 +109,7 @@ async function writePages(writer: PartWriter, columns: string[], read: PageReade
  * its file. So redeliveries never make a second completed file, and never a row twice.
  */
 export async function runExport(
-  ctx: RunContext,
+  ctx: ShardContext,
   env: Pick<Bindings, 'FILES'>,
   message: Extract<OperationMessage, { kind: 'export' }>,
   options: ExportRunOptions = {},

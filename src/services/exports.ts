@@ -1,6 +1,7 @@
 import { signDownloadLink, verifyDownloadLink, type DownloadLink } from '../auth/download-links';
 import { cohortByIdQuery } from '../data/cohorts';
 import { exportsPastRetention, failAbandonedExports, findExportJob, findExportJobById, findExportJobPage, insertExportJob, markExportsExpired } from '../data/export-jobs';
+import { createDatabase } from '../db/client';
 import type { ExportJob } from '../db/schema';
 import { DOWNLOAD_LINK_TTL_MS, EXPORT_ABANDONED_MS, EXPORT_RETENTION_MS, exportRequestOf, supersededByErasure } from '../domain/exports';
 import type { OperationMessage } from '../env';
@@ -10,7 +11,7 @@ import { pageOf, type Page, type PageParams } from '../lib/paging';
 import { isoNow } from '../lib/time';
 import type { CreateExportBody, ExportJobView } from '../schemas/export';
 import { toExportJobView, type IssuedLink } from '../views/export';
-import type { RunContext, ServiceContext } from './context';
+import type { RunContext, ServiceContext, ShardContext } from './context';
 import { exportFileName } from './export-jobs';
 
 /** What issuing a download link needs: the key its signing key derives from, and the file route's URL up to the export id (`.../api/v1/files/exports/`). */
@@ -51,7 +52,7 @@ export async function requestExport(
     { id: newId('exp'), tenantId: ctx.tenantId, kind: request.kind, cohortId: request.cohortId, periodFrom: request.from, periodTo: request.to, createdBy: deps.createdBy },
     isoNow(ctx.now()),
   );
-  await deps.queue.send({ kind: 'export', exportId: job.id });
+  await deps.queue.send({ kind: 'export', exportId: job.id, shard: ctx.shard.name });
   return toExportJobView(job, undefined);
 }
 
@@ -84,7 +85,9 @@ export type ExportFile = { body: ReadableStream; size: number; fileName: string 
 export async function openExportFile(ctx: RunContext, link: DownloadLink, encryptionKey: string, bucket: R2Bucket): Promise<ExportFile> {
   const check = await verifyDownloadLink(encryptionKey, link, ctx.now());
   if (!check.ok) throw new ApiError('NOT_FOUND', check.reason === 'expired' ? 'This download link has expired: read the export again for a new one' : 'File not found');
-  const { job, lastErasureAt } = await findExportJobById(ctx.db, link.exportId);
+  // The link names the export, not its shard: every shard is asked at once (one round trip's wait).
+  const found = await Promise.all(ctx.shards.map((shard) => findExportJobById(createDatabase(shard.d1), link.exportId)));
+  const { job, lastErasureAt } = found.find((candidate) => candidate.job !== undefined) ?? { job: undefined, lastErasureAt: undefined };
   if (!job || job.status !== 'completed' || job.fileKey === null || supersededByErasure(job, lastErasureAt)) throw new ApiError('NOT_FOUND', 'File not found');
   const object = await bucket.get(job.fileKey);
   if (!object) throw new ApiError('NOT_FOUND', 'File not found');
@@ -100,7 +103,7 @@ const RETENTION_ROUNDS = 20;
  * before an erasure of their tenant; their jobs then read `expired`, without a link. Hourly
  * (src/jobs/index.ts). Returns how many files went.
  */
-export async function expireExportFiles(ctx: RunContext, bucket: R2Bucket): Promise<number> {
+export async function expireExportFiles(ctx: ShardContext, bucket: R2Bucket): Promise<number> {
   const completedBefore = isoNow(new Date(ctx.now().getTime() - EXPORT_RETENTION_MS));
   let expired = 0;
   for (let round = 0; round < RETENTION_ROUNDS; round += 1) {
@@ -115,7 +118,7 @@ export async function expireExportFiles(ctx: RunContext, bucket: R2Bucket): Prom
 }
 
 /** Fails the jobs whose message is gone (EXPORT_ABANDONED_MS without a run); hourly. Returns how many. */
-export function failAbandonedExportJobs(ctx: RunContext): Promise<number> {
+export function failAbandonedExportJobs(ctx: ShardContext): Promise<number> {
   const updatedBefore = isoNow(new Date(ctx.now().getTime() - EXPORT_ABANDONED_MS));
   return failAbandonedExports(ctx.db, updatedBefore, 'The export did not finish: ask for it again', isoNow(ctx.now()));
 }

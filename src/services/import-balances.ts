@@ -73,7 +73,7 @@ export async function planBalanceRows(ctx: ServiceContext, job: ImportJob, rows:
     // With an XP token the credits wait for their mints; a mint not handed over here is re-enqueued by the receipts job.
     after: async (mirrored) => {
       const ids = (mirrored as { id: string }[]).map((operation) => operation.id);
-      if (ids.length > 0) await enqueueOperations(ctx.onchain, ids);
+      if (ids.length > 0) await enqueueOperations(ctx, ids);
     },
   };
 }

@@ -19,7 +19,7 @@ import { namedBatch } from '../data/named-batch';
 import { rowNumber } from '../domain/imports';
 import type { OperationMessage } from '../env';
 import { isoNow } from '../lib/time';
-import { forTenant, type RunContext, type ServiceContext } from './context';
+import { forTenant, type ServiceContext, type ShardContext } from './context';
 import { planBalanceRows } from './import-balances';
 import { planCustomerRows } from './import-customers';
 import type { ChunkPlan, ImportRow } from './import-rows';
@@ -45,7 +45,7 @@ const ERROR_PAGE = 1_000;
  * nothing behind for the retry to trip over. The chunk that completes the job writes its error
  * file; a redelivery of an applied chunk writes it too if it is still missing.
  */
-export async function applyImportChunk(run: RunContext, message: ChunkMessage, options: ChunkOptions): Promise<void> {
+export async function applyImportChunk(run: ShardContext, message: ChunkMessage, options: ChunkOptions): Promise<void> {
   const ctx = forTenant(run, message.tenantId);
   const { db, tenantId } = ctx;
   const { job, applied } = await namedBatch(db, {

@@ -1,3 +1,4 @@
+import { custodialIndexOfShard, custodialRangeStart } from '../domain/shards';
 import { customerStatuses, type AttributeDefinition, type Customer, type CustomerStatus, type ImportJob } from '../db/schema';
 import { allDefinitionsQuery, attributeValueRow, valueUpsertSetStatements } from '../data/attributes';
 import { newCustomerSetStatements, profileChangeSetStatements, statusMoveSetStatements } from '../data/customer-sets';
@@ -133,14 +134,14 @@ function customerRow(row: number, cells: ReadonlyMap<string, string>, definition
 }
 
 /** Custodial wallets for `count` new customers: their derivation indexes taken at once, addresses derived from them. */
-async function newWallets({ db }: ServiceContext, count: number, walletMnemonic: string) {
+async function newWallets({ db, shard }: ServiceContext, count: number, walletMnemonic: string) {
   if (count === 0) return [];
-  const [reserved] = await reserveWalletIndexesStatement(db, count);
+  const [reserved] = await reserveWalletIndexesStatement(db, count, custodialRangeStart(shard.name));
   if (!reserved) throw new Error('no wallet indexes reserved');
   const first = reserved.value - count + 1;
   return Promise.all(
     Array.from({ length: count }, async (_, offset) => {
-      const derivationIndex = first + offset;
+      const derivationIndex = custodialIndexOfShard(shard.name, first + offset);
       const address = await custodialAddress(walletMnemonic, derivationIndex);
       return { address, derivationIndex };
     }),

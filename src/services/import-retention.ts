@@ -10,7 +10,7 @@ import {
 import { JOB_ERRORS_SHOWN } from '../domain/imports';
 import type { OperationMessage } from '../env';
 import { isoNow } from '../lib/time';
-import type { RunContext } from './context';
+import type { ShardContext } from './context';
 import { sendChunks } from './imports';
 import { logEvent } from './settlement-log';
 
@@ -34,7 +34,7 @@ const PER_RUN = 100;
  * upload holds the people it imported; the error file their rows' problems). The job stays with its
  * counts and its first row errors; `errors_url` becomes null.
  */
-export async function purgeImportFiles({ db, now }: RunContext, files: R2Bucket): Promise<number> {
+export async function purgeImportFiles({ db, now }: ShardContext, files: R2Bucket): Promise<number> {
   const before = isoNow(new Date(now().getTime() - IMPORT_FILE_RETENTION_DAYS * 86_400_000));
   const jobs = await jobsWithExpiredFilesQuery(db, before, PER_RUN);
   for (const job of jobs) {
@@ -50,7 +50,7 @@ export async function purgeImportFiles({ db, now }: RunContext, files: R2Bucket)
  * chunk applied meanwhile is applied once all the same (its marker), so sending too much is safe.
  * A job sent again MAX_IMPORT_RESUMES times without progress is failed: what was applied stays.
  */
-export async function resumeStalledImports({ db, now }: RunContext, queue: Queue<OperationMessage>): Promise<number> {
+export async function resumeStalledImports({ db, now, shard }: ShardContext, queue: Queue<OperationMessage>): Promise<number> {
   const jobs = await stalledImportJobsQuery(db, isoNow(new Date(now().getTime() - STALLED_MS)), PER_RUN);
   for (const job of jobs) {
     if (job.resumes >= MAX_IMPORT_RESUMES) {
@@ -60,7 +60,7 @@ export async function resumeStalledImports({ db, now }: RunContext, queue: Queue
     }
     const applied = new Set((await appliedChunksQuery(db, job.tenantId, job.id)).map((row) => row.chunk));
     const missing = Array.from({ length: job.chunksTotal }, (_, chunk) => chunk).filter((chunk) => !applied.has(chunk));
-    await sendChunks(queue, job, missing);
+    await sendChunks(queue, shard.name, job, missing);
     await resumedImportJobStatement(db, job.tenantId, job.id, isoNow(now()));
   }
   return jobs.length;

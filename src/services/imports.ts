@@ -60,7 +60,7 @@ export async function createImport(ctx: ServiceContext, input: CreateImportInput
       return { job: await jobView(ctx, first), created: false };
     }
     // The job and its file exist from here on: chunks not sent now are sent by the hourly resume.
-    await sendChunks(queue, created).catch((error: unknown) => logEvent('warn', 'import chunks not sent; the hourly job sends them', { importId: created.id, reason: reasonOf(error) }));
+    await sendChunks(queue, ctx.shard.name, created).catch((error: unknown) => logEvent('warn', 'import chunks not sent; the hourly job sends them', { importId: created.id, reason: reasonOf(error) }));
     return { job: toImportJobView(created, []), created: true };
   } catch (error) {
     await files.delete(key);
@@ -79,10 +79,10 @@ async function assertAttributesDefined({ db, tenantId }: ServiceContext, keys: r
 }
 
 /** One message per chunk (all, or those given). */
-export async function sendChunks(queue: Operations, job: Pick<ImportJob, 'id' | 'tenantId' | 'chunksTotal'>, chunks?: readonly number[]) {
+export async function sendChunks(queue: Operations, shard: string, job: Pick<ImportJob, 'id' | 'tenantId' | 'chunksTotal'>, chunks?: readonly number[]) {
   const all = chunks ?? Array.from({ length: job.chunksTotal }, (_, chunk) => chunk);
   for (let start = 0; start < all.length; start += SEND_BATCH) {
-    const messages = all.slice(start, start + SEND_BATCH).map((chunk) => ({ body: { kind: 'import_chunk', tenantId: job.tenantId, importId: job.id, chunk } satisfies OperationMessage }));
+    const messages = all.slice(start, start + SEND_BATCH).map((chunk) => ({ body: { kind: 'import_chunk', tenantId: job.tenantId, importId: job.id, chunk, shard } satisfies OperationMessage }));
     await queue.sendBatch(messages);
   }
 }

@@ -74,7 +74,7 @@ async function writeEntry(ctx: ServiceContext, entry: Entry, options: Options, r
   response?.settle(stored);
   const tx = readBack[0];
   if (!tx) throw new Error('ledger entry vanished after insert');
-  if (tx.status === 'initialized') await enqueueOperations(ctx.onchain, [mirrorOperationId]);
+  if (tx.status === 'initialized') await enqueueOperations(ctx, [mirrorOperationId]);
   return transactionView(tx);
 }
 

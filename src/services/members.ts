@@ -1,6 +1,8 @@
 import type { Role } from '../db/schema';
 import {
+  copyMembership,
   deleteMember,
+  deleteMembershipCopy,
   findExistingMembership,
   findMemberWithSuperAdminCount,
   findVerifiedAccountByEmail,
@@ -22,8 +24,13 @@ import type { ServiceContext } from './context';
 /** The signed-in person acting on the tenant's members (already known to hold `manage_members`). */
 export type Actor = { accountId: string; role: Role };
 
-export async function listMembers({ db, tenantId }: ServiceContext, params: PageParams): Promise<Page<MemberView>> {
-  const { rows, total } = await listMemberRows(db, tenantId, params);
+/**
+ * Members live in the directory, which decides access at once (a sign-in reads it); every change
+ * is then copied to the tenant's shard, where the audit log records it with the request's actor.
+ */
+
+export async function listMembers({ directory, tenantId }: ServiceContext, params: PageParams): Promise<Page<MemberView>> {
+  const { rows, total } = await listMemberRows(directory, tenantId, params);
   return pageOf(
     rows.map((row) => toMemberView(row.membership, row.account)),
     total,
@@ -38,21 +45,22 @@ const alreadyMember = () => new ApiError('CONFLICT', 'This person is already a m
  * at once (active); otherwise the invitation waits until someone signs in with that email verified
  * (services/accounts.ts). An account holding the email unverified is never linked.
  */
-export async function inviteMember({ db, tenantId, now }: ServiceContext, input: { actor: Actor; email: string; role: Role }): Promise<MemberView> {
+export async function inviteMember({ db, directory, tenantId, now }: ServiceContext, input: { actor: Actor; email: string; role: Role }): Promise<MemberView> {
   assertMayHandleRoles(input.actor.role, [input.role]);
   const email = normalizeEmail(input.email);
-  const account = await findVerifiedAccountByEmail(db, email);
-  if (await findExistingMembership(db, tenantId, email, account?.id)) throw alreadyMember();
-  const row = await insertInvitation(db, { id: newId('mem'), tenantId, email, role: input.role }, account?.id, isoNow(now())).catch((error: unknown) => {
+  const account = await findVerifiedAccountByEmail(directory, email);
+  if (await findExistingMembership(directory, tenantId, email, account?.id)) throw alreadyMember();
+  const row = await insertInvitation(directory, { id: newId('mem'), tenantId, email, role: input.role }, account?.id, isoNow(now())).catch((error: unknown) => {
     // A concurrent invitation of the same person won the unique index.
     throw violatesUnique(error) ? alreadyMember() : error;
   });
+  await copyMembership(db, row.membership);
   return toMemberView(row.membership, row.account);
 }
 
 /** The member addressed by `userId` (404 if none) and the tenant's active super_admin count. */
-async function loadTarget({ db, tenantId }: ServiceContext, userId: string) {
-  const { member, activeSuperAdmins } = await findMemberWithSuperAdminCount(db, tenantId, userId);
+async function loadTarget({ directory, tenantId }: ServiceContext, userId: string) {
+  const { member, activeSuperAdmins } = await findMemberWithSuperAdminCount(directory, tenantId, userId);
   if (!member) throw ApiError.notFound('Member');
   return { ...member, activeSuperAdmins };
 }
@@ -63,9 +71,10 @@ export async function changeMemberRole(ctx: ServiceContext, input: { actor: Acto
   if (input.role !== 'super_admin') assertKeepsSuperAdmin(membership, activeSuperAdmins, 'role');
   assertMayHandleRoles(input.actor.role, [membership.role, input.role]);
   if (membership.role === input.role) return toMemberView(membership, account);
-  const updated = await updateMemberRole(ctx.db, ctx.tenantId, membership.id, input.role, isoNow(ctx.now()));
+  const updated = await updateMemberRole(ctx.directory, ctx.tenantId, membership.id, input.role, isoNow(ctx.now()));
   // Nothing updated: removed meanwhile, or a concurrent change took the other super_admin.
   if (!updated) throw isActiveSuperAdmin(membership) ? lastSuperAdminError('role') : ApiError.notFound('Member');
+  await copyMembership(ctx.db, updated);
   return toMemberView(updated, account);
 }
 
@@ -80,7 +89,8 @@ export async function removeMember(ctx: ServiceContext, input: { actor: Actor; u
   }
   assertKeepsSuperAdmin(membership, activeSuperAdmins, 'userId');
   assertMayHandleRoles(input.actor.role, [membership.role]);
-  if (!(await deleteMember(ctx.db, ctx.tenantId, membership.id))) {
+  if (!(await deleteMember(ctx.directory, ctx.tenantId, membership.id))) {
     throw isActiveSuperAdmin(membership) ? lastSuperAdminError('userId') : ApiError.notFound('Member');
   }
+  await deleteMembershipCopy(ctx.db, ctx.tenantId, membership.id);
 }

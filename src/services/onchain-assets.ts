@@ -25,6 +25,7 @@ import type { CreateOnchainAssetInput, OnchainAssetListQuery, UpdateOnchainAsset
 import { toOnchainAssetView } from '../views/internal-transaction';
 import type { ServiceContext } from './context';
 import { enqueueOperations } from './settlement';
+import { claimRegisteredContract } from '../data/contract-claims';
 
 export const onchainAssetNotFound = () => ApiError.notFound('Onchain asset');
 
@@ -149,6 +150,9 @@ export async function createOnchainAsset(ctx: ServiceContext, input: CreateOncha
   };
   if (address !== undefined) {
     await assertContractOnChain(onchain, input, address);
+    // Claimed in the directory first: a contract is one tenant's across every shard.
+    const owner = await claimRegisteredContract(ctx.directory, { chainId: input.chain_id, address, tenantId });
+    if (owner !== tenantId) throw conflict(conflictErrors({ heldElsewhere: true }, input));
     // A registered XP token's holders keep what their wallets hold now: it counts toward the XP its opening mints.
     if (input.key === XP_ASSET_KEY) values.openingBlock = Number(await onchain.client(input.chain_id).getBlockNumber({ cacheTime: 0 }));
     return toOnchainAssetView(await insertOnchainAsset(db, values).catch(rethrowRefusal(input, onchain.deployLimit)));
@@ -165,7 +169,7 @@ export async function createOnchainAsset(ctx: ServiceContext, input: CreateOncha
     updatedAt: now,
   }, onchain.deployLimit).catch(rethrowRefusal(input, onchain.deployLimit));
   // A failed send is logged, not thrown: the asset is written, and the receipts cron re-enqueues the operation.
-  await enqueueOperations(onchain, [operationId]);
+  await enqueueOperations(ctx, [operationId]);
   return toOnchainAssetView(asset);
 }
 

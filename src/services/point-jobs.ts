@@ -1,6 +1,6 @@
 import { activationBatch, expiryBatch, noticeStatement } from '../data/lot-jobs';
 import { isoNow } from '../lib/time';
-import type { RunContext } from './context';
+import type { ShardContext } from './context';
 import { enqueueOperations } from './settlement';
 import { reviewTiers, topUpReviewCalendars } from './tier-retention';
 
@@ -28,16 +28,16 @@ async function inChunks(chunk: () => Promise<number>): Promise<{ handled: number
 }
 
 /** One batch of `statements` whose last result lists the chunk's lots and the operations to enqueue. */
-async function chunkOf(ctx: RunContext, statements: ReturnType<typeof activationBatch> | ReturnType<typeof expiryBatch>): Promise<number> {
+async function chunkOf(ctx: ShardContext, statements: ReturnType<typeof activationBatch> | ReturnType<typeof expiryBatch>): Promise<number> {
   const results = await ctx.db.batch(statements);
   const rows = results[results.length - 1] as { lotId: string; operationId: string | null }[];
   const operations = [...new Set(rows.flatMap((row) => row.operationId ?? []))];
-  if (operations.length > 0) await enqueueOperations(ctx.onchain, operations);
+  if (operations.length > 0) await enqueueOperations(ctx, operations);
   return rows.length;
 }
 
 /** The minute cron's lot jobs, in the order a lot lives them. */
-export async function runLotJobs(ctx: RunContext): Promise<LotJobSummary> {
+export async function runLotJobs(ctx: ShardContext): Promise<LotJobSummary> {
   const activation = await inChunks(() => chunkOf(ctx, activationBatch(ctx.db, isoNow(ctx.now()), LOT_CHUNK)));
   const notices = await inChunks(async () => (await noticeStatement(ctx.db, { now: isoNow(ctx.now()), size: LOT_CHUNK })).length);
   const expiry = await inChunks(() => chunkOf(ctx, expiryBatch(ctx.db, isoNow(ctx.now()), LOT_CHUNK)));

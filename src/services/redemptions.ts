@@ -99,7 +99,7 @@ function spendRefusal(error: unknown, xpCost: number): ApiError | undefined {
 /** The redemption read back by its batch; its settlement is queued when it awaits one. */
 async function settled(ctx: ServiceContext, readBack: RedemptionReadRows, operationId: string): Promise<RedemptionView> {
   const found = assembleRedemptions(readBack)[0];
-  if (found?.redemption.status === 'initialized') await enqueueOperations(ctx.onchain, [operationId]);
+  if (found?.redemption.status === 'initialized') await enqueueOperations(ctx, [operationId]);
   return view(found);
 }
 
@@ -238,7 +238,7 @@ export async function cancelRedemption(ctx: ServiceContext, id: string): Promise
       readBack: redemptionByIdReads(db, { tenantId, id }),
     });
     // With an XP token the refund is minted back like any credit.
-    if (refundStatus[0]?.status === 'initialized') await enqueueOperations(ctx.onchain, [mirrorOperationId]);
+    if (refundStatus[0]?.status === 'initialized') await enqueueOperations(ctx, [mirrorOperationId]);
     return view(assembleRedemptions(readBack)[0]);
   } catch (error) {
     if (isAlreadyRefunded(error)) throw new ApiError('INVALID_STATUS_TRANSITION', 'The redemption was already canceled or refunded');

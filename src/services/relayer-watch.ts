@@ -1,7 +1,7 @@
 import { ChainConfigError } from '../chain/chains';
 import { RelayerConfigError } from '../chain/relayer';
 import { liftRaisedBudgets, recordRelayerBalance } from '../data/gas-budget';
-import type { RunContext } from './context';
+import { eachShard, type RunContext } from './context';
 import { logEvent, reasonOf } from './settlement-log';
 
 /** A low relayer balance is logged at most this often per chain. */
@@ -16,10 +16,11 @@ export type RelayerWatchSummary = { chains: number; low: number; logged: number;
  * a smaller TENANT_DAILY_GAS_BUDGET than the one now configured get it back. Without a relayer
  * key or chains there is nothing to watch.
  */
-export async function watchRelayer({ db, onchain, now: clock }: RunContext): Promise<RelayerWatchSummary> {
-  const now = clock();
+export async function watchRelayer(ctx: RunContext): Promise<RelayerWatchSummary> {
+  const { directory, onchain } = ctx;
+  const now = ctx.now();
   const summary: RelayerWatchSummary = { chains: 0, low: 0, logged: 0, errors: 0 };
-  await liftRaisedBudgets(db, onchain.dailyGasBudget);
+  await eachShard(ctx, ({ db }) => liftRaisedBudgets(db, onchain.dailyGasBudget));
   let address: `0x${string}`;
   let chainIds: number[];
   try {
@@ -34,7 +35,7 @@ export async function watchRelayer({ db, onchain, now: clock }: RunContext): Pro
       summary.chains += 1;
       try {
         const balance = await onchain.client(chainId).getBalance({ address });
-        const logNow = await recordRelayerBalance(db, { chainId, address, balance, minimum: onchain.relayerMinBalance, now, quietMs: LOW_BALANCE_LOG_EVERY_MS });
+        const logNow = await recordRelayerBalance(directory, { chainId, address, balance, minimum: onchain.relayerMinBalance, now, quietMs: LOW_BALANCE_LOG_EVERY_MS });
         if (balance < onchain.relayerMinBalance) summary.low += 1;
         if (!logNow) return;
         summary.logged += 1;

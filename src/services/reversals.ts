@@ -34,7 +34,7 @@ export async function reverseCredit(ctx: ServiceContext, transactionId: string, 
   for (let attempt = 1; ; attempt++) {
     try {
       const decided = await reverseOnce(ctx, transactionId, input);
-      if (decided.operationId && decided.tx?.status === 'initialized') await enqueueOperations(ctx.onchain, [decided.operationId]);
+      if (decided.operationId && decided.tx?.status === 'initialized') await enqueueOperations(ctx, [decided.operationId]);
       return {
         internal_transaction: decided.tx ? toInternalTransactionView(decided.tx, { blockchainTransactions: [] }) : null,
         reversed: String(decided.reversed),

@@ -6,7 +6,7 @@ import { loadOperation, markAttempt, recordAttempt, recordOperationError, strand
 import { isFinal, replacementFees } from '../domain/settlement';
 import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
-import type { RunContext } from './context';
+import type { ShardContext } from './context';
 import { broadcast, enqueueOperations } from './settlement';
 import { logEvent, reasonOf } from './settlement-log';
 
@@ -30,7 +30,7 @@ async function receiptOf(onchain: OnchainContext, chainId: number, attempt: Bloc
 }
 
 /** A receipt decides the operation once final: succeeded or failed, every other attempt replaced. */
-async function settleFromReceipt(ctx: RunContext, loaded: LoadedOperation, attempt: BlockchainTransaction, receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>>): Promise<FollowOutcome> {
+async function settleFromReceipt(ctx: ShardContext, loaded: LoadedOperation, attempt: BlockchainTransaction, receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>>): Promise<FollowOutcome> {
   const { db, onchain } = ctx;
   const { operation } = loaded;
   const client = onchain.client(operation.chainId);
@@ -56,12 +56,12 @@ async function settleFromReceipt(ctx: RunContext, loaded: LoadedOperation, attem
   }
   await runBatch(db, succeededStatements(db, operation, fields, isoNow(ctx.now())));
   const released = await releasedOperationsQuery(db, operation.id);
-  await enqueueOperations(onchain, released.map((row) => row.id));
+  await enqueueOperations(ctx, released.map((row) => row.id));
   return 'succeeded';
 }
 
 /** Re-sends a stuck attempt with the same nonce and higher fees (a new attempt; the old one is `replaced`). */
-async function replace(ctx: RunContext, loaded: LoadedOperation, stuck: BlockchainTransaction): Promise<FollowOutcome> {
+async function replace(ctx: ShardContext, loaded: LoadedOperation, stuck: BlockchainTransaction): Promise<FollowOutcome> {
   const { operation } = loaded;
   const relayer = ctx.onchain.relayer();
   if (relayer.address !== operation.relayerAddress || stuck.txNonce === null) {
@@ -83,7 +83,7 @@ async function replace(ctx: RunContext, loaded: LoadedOperation, stuck: Blockcha
 }
 
 /** No receipt yet: pending in the pool (replace it once stuck), dropped (re-broadcast), or its nonce taken by something else. */
-async function followUnmined(ctx: RunContext, loaded: LoadedOperation, latest: BlockchainTransaction): Promise<FollowOutcome> {
+async function followUnmined(ctx: ShardContext, loaded: LoadedOperation, latest: BlockchainTransaction): Promise<FollowOutcome> {
   const { db } = ctx;
   const { operation } = loaded;
   const client = ctx.onchain.client(operation.chainId);
@@ -111,7 +111,7 @@ async function followUnmined(ctx: RunContext, loaded: LoadedOperation, latest: B
 }
 
 /** Follows one submitted operation to its outcome (docs/ONCHAIN.md, "Following receipts"). */
-export async function followOperation(ctx: RunContext, operationId: string): Promise<FollowOutcome> {
+export async function followOperation(ctx: ShardContext, operationId: string): Promise<FollowOutcome> {
   const { db } = ctx;
   const loaded = await loadOperation(db, operationId);
   if (!loaded || loaded.operation.status !== 'submitted') return 'waiting';
@@ -135,7 +135,7 @@ export async function followOperation(ctx: RunContext, operationId: string): Pro
  * The receipts job (every minute): follows every submitted operation, and re-enqueues queued ones
  * whose message was lost. Bounded per run; operations on an unreachable chain are retried next run.
  */
-export async function followSettlements(ctx: RunContext): Promise<FollowSummary> {
+export async function followSettlements(ctx: ShardContext): Promise<FollowSummary> {
   const { db } = ctx;
   const now = ctx.now();
   const staleBefore = isoNow(new Date(now.getTime() - STRANDED_AFTER_SECONDS * 1000));
@@ -143,6 +143,6 @@ export async function followSettlements(ctx: RunContext): Promise<FollowSummary>
   const summary: FollowSummary = { succeeded: 0, failed: 0, waiting: 0, replaced: 0, rebroadcast: 0, nonce_lost: 0, error: 0, requeued: stranded.length };
   const outcomes = await Promise.all(submitted.map((row) => followOperation(ctx, row.id)));
   for (const outcome of outcomes) summary[outcome] += 1;
-  await enqueueOperations(ctx.onchain, stranded.map((row) => row.id));
+  await enqueueOperations(ctx, stranded.map((row) => row.id));
   return summary;
 }

@@ -6,11 +6,13 @@ import { RelayerConfigError } from '../chain/relayer';
 import type { BlockchainTransaction, OnchainOperation } from '../db/schema';
 import { reserveGas } from '../data/gas-budget';
 import { broadcastStatements, failedStatements, releasedOperationsQuery, runBatch, succeededStatements } from '../data/settlement-outcomes';
-import { assignNonce, loadOperation, markAttempt, recordAttempt, recordOperationError, type LoadedOperation } from '../data/settlement';
+import { claimDeployedContractEverywhere } from '../data/contract-claims';
+import { allocateNonce, type NonceRequest } from '../data/relayer-nonces';
+import { loadOperation, markAttempt, recordAttempt, recordOperationError, writeNonce, type LoadedOperation } from '../data/settlement';
 import { MAX_OPERATION_ERRORS, retryDelaySeconds } from '../domain/settlement';
 import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
-import type { RunContext } from './context';
+import type { ShardContext } from './context';
 import { logEvent, reasonOf } from './settlement-log';
 import { openingGate, openingMintAmount } from './xp-openings';
 
@@ -25,9 +27,9 @@ const ASSET_NOT_READY_SECONDS = 10;
  * Hands operations to the settlement queue. A failed send is logged, never thrown: the write it
  * follows has committed, and the receipts job re-enqueues operations left `queued`.
  */
-export async function enqueueOperations(onchain: OnchainContext, operationIds: readonly string[]): Promise<void> {
+export async function enqueueOperations({ onchain, shard }: ShardContext, operationIds: readonly string[]): Promise<void> {
   try {
-    await onchain.enqueue(operationIds);
+    await onchain.enqueue(shard.name, operationIds);
   } catch (error) {
     logEvent('warn', 'settlement enqueue failed; the receipts job will re-enqueue', { operations: operationIds.length, reason: reasonOf(error) });
   }
@@ -37,7 +39,7 @@ export async function enqueueOperations(onchain: OnchainContext, operationIds: r
 export type StoredAttempt = Pick<BlockchainTransaction, 'id' | 'attempt' | 'rawTransaction'>;
 
 /** Broadcasts stored bytes; "already known" or "nonce too low" mean the chain has them: the receipts job decides. */
-export async function broadcast({ db, onchain, now }: RunContext, operation: OnchainOperation, attempt: StoredAttempt): Promise<void> {
+export async function broadcast({ db, onchain, now }: ShardContext, operation: OnchainOperation, attempt: StoredAttempt): Promise<void> {
   try {
     await onchain.client(operation.chainId).sendRawTransaction({ serializedTransaction: attempt.rawTransaction as Hex });
   } catch (error) {
@@ -72,7 +74,7 @@ async function gasLimitFor(onchain: OnchainContext, loaded: LoadedOperation, cal
 }
 
 /** Takes the operation's gas from its tenant's daily budget, once; refuses it when it does not fit. */
-async function reserveBudget({ db, onchain }: RunContext, operation: OnchainOperation, gas: bigint): Promise<void> {
+async function reserveBudget({ db, onchain }: ShardContext, operation: OnchainOperation, gas: bigint): Promise<void> {
   if (operation.gasReservation !== null || operation.nonce !== null) return;
   if (!(await reserveGas(db, operation, gas, onchain.dailyGasBudget))) {
     throw new OperationRejected(`the tenant's onchain gas budget for today (${onchain.dailyGasBudget} gas, TENANT_DAILY_GAS_BUDGET) is used up`);
@@ -84,7 +86,7 @@ async function reserveBudget({ db, onchain }: RunContext, operation: OnchainOper
  * signed: the contract must be the tenant's (onchain_contracts), the gas within the kind's ceiling
  * and the tenant's daily budget; then the nonce is taken, once.
  */
-async function signAndSend(ctx: RunContext, loaded: LoadedOperation): Promise<void> {
+async function signAndSend(ctx: ShardContext, loaded: LoadedOperation): Promise<void> {
   const { db, onchain } = ctx;
   const { operation, asset } = loaded;
   if (operation.kind !== 'deploy' && loaded.contractOwner !== operation.tenantId) {
@@ -99,12 +101,13 @@ async function signAndSend(ctx: RunContext, loaded: LoadedOperation): Promise<vo
     client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }),
     client.getBlock({ blockNumber: 0n }),
   ]);
-  const nonce = await assignNonce(db, operation.id, { chainId: operation.chainId, relayer: relayer.address, chainNextNonce, genesisHash: genesis.hash }, isoNow(ctx.now()));
+  const nonce = operation.nonce ?? (await takeNonce(ctx, operation, { chainId: operation.chainId, relayer: relayer.address, chainNextNonce, genesisHash: genesis.hash }));
   const fees = await client.estimateFeesPerGas();
   const tx = { type: 'eip1559', chainId: operation.chainId, nonce, to: call.to, data: call.data, gas, value: 0n, ...fees } as const;
   const raw = await relayer.signTransaction(tx);
   const id = newId('btx');
   const contractAddress = operation.kind === 'deploy' ? getContractAddress({ from: relayer.address, nonce: BigInt(nonce) }) : undefined;
+  if (contractAddress) await claimDeployedContractEverywhere(ctx.directory, { chainId: operation.chainId, address: contractAddress, tenantId: operation.tenantId });
   const signed = { id, attempt: 1, hash: keccak256(raw), raw, from: relayer.address, to: call.to ?? null, data: call.data, nonce, gas, ...fees, contractAddress };
   if (await recordAttempt(db, operation, signed, isoNow(ctx.now()))) {
     await broadcast(ctx, operation, { id, attempt: 1, rawTransaction: raw });
@@ -116,11 +119,17 @@ async function signAndSend(ctx: RunContext, loaded: LoadedOperation): Promise<vo
   await broadcast(ctx, operation, first);
 }
 
+/** A nonce from the directory (shared by every shard), then written to the operation's row. */
+async function takeNonce({ db, directory, now }: ShardContext, operation: OnchainOperation, request: NonceRequest): Promise<number> {
+  const nonce = await allocateNonce(directory, operation.id, request, isoNow(now()));
+  return writeNonce(db, operation.id, nonce, request.relayer, isoNow(now()));
+}
+
 /** Everything but an operation the chain can never carry out (configuration and RPC can be fixed) is worth retrying. */
 const isRetryable = (error: unknown) => !(error instanceof OperationRejected);
 
 /** Records a failed try; after too many, the operation is given up (failed, XP given back). */
-async function handleError({ db, now }: RunContext, loaded: LoadedOperation, error: unknown): Promise<SettleOutcome> {
+async function handleError({ db, now }: ShardContext, loaded: LoadedOperation, error: unknown): Promise<SettleOutcome> {
   const { operation } = loaded;
   const reason = error instanceof ChainUnavailableError || error instanceof ChainConfigError || error instanceof RelayerConfigError
     ? error.message
@@ -143,7 +152,7 @@ async function handleError({ db, now }: RunContext, loaded: LoadedOperation, err
  * new one takes its nonce in one atomic D1 step before it is signed, recorded, then sent. The
  * receipts job (services/settlement-receipts.ts) takes it from there.
  */
-export async function settleOperation(ctx: RunContext, operationId: string): Promise<SettleOutcome> {
+export async function settleOperation(ctx: ShardContext, operationId: string): Promise<SettleOutcome> {
   const { db } = ctx;
   const loaded = await loadOperation(db, operationId);
   if (!loaded) {
@@ -176,7 +185,7 @@ export async function settleOperation(ctx: RunContext, operationId: string): Pro
     if (amount === 0n) {
       // A registered token's wallet already held it all: nothing to send.
       await runBatch(db, succeededStatements(db, operation, undefined, isoNow(ctx.now())));
-      await enqueueOperations(ctx.onchain, (await releasedOperationsQuery(db, operation.id)).map((row) => row.id));
+      await enqueueOperations(ctx, (await releasedOperationsQuery(db, operation.id)).map((row) => row.id));
       return DONE;
     }
     await signAndSend(ctx, { ...loaded, operation: { ...operation, amount: amount.toString() } });

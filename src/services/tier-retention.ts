@@ -3,7 +3,7 @@ import { calendarsRunningOutQuery, reviewBatch, tierBasisStatements, tierPeriodP
 import { addDuration } from '../domain/point-terms';
 import { CALENDAR_TOP_UP_WITHIN, reviewCalendar, tierPeriodParts } from '../domain/tier-reviews';
 import { isoNow } from '../lib/time';
-import type { RunContext } from './context';
+import type { ShardContext } from './context';
 
 /**
  * The review job's parts (docs/POINTS.md, "Tiers on XP earned in a period"), run by the minute
@@ -15,7 +15,7 @@ import type { RunContext } from './context';
  * next ones (and a tenant saved before tier retention existed gets its customers held): one
  * batch per tenant, rarely more than none a run.
  */
-export async function topUpReviewCalendars(ctx: RunContext): Promise<number> {
+export async function topUpReviewCalendars(ctx: ShardContext): Promise<number> {
   const now = ctx.now();
   const tenants = await calendarsRunningOutQuery(ctx.db, isoNow(addDuration(now, CALENDAR_TOP_UP_WITHIN, 'UTC')));
   for (const row of tenants) {
@@ -30,7 +30,7 @@ export async function topUpReviewCalendars(ctx: RunContext): Promise<number> {
 }
 
 /** One chunk of the reviews due now, at most `size` customers; how many were reviewed. */
-export async function reviewTiers(ctx: RunContext, size: number): Promise<number> {
+export async function reviewTiers(ctx: ShardContext, size: number): Promise<number> {
   const results = await ctx.db.batch(reviewBatch(ctx.db, isoNow(ctx.now()), size));
   return results[2].length;
 }

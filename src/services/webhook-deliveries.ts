@@ -18,7 +18,7 @@ import { pageOf, type Page, type PageParams } from '../lib/paging';
 import { isoNow } from '../lib/time';
 import type { WebhookDeliveryView } from '../schemas/webhook';
 import { toWebhookDeliveryView } from '../views/webhook';
-import { forTenant, type RunContext, type ServiceContext } from './context';
+import { forTenant, type ShardContext, type ServiceContext } from './context';
 import { renderEventBody } from './webhook-events';
 import type { WebhookSettings } from './webhook-endpoints';
 
@@ -31,7 +31,7 @@ const SEND_BATCH = 100;
  * Hands due deliveries to the queue (all tenants', or one tenant's right after its write). The
  * claim marks them first, so a send that fails leaves them to the sweep after REQUEUE_AFTER_MS.
  */
-export async function enqueueDueDeliveries({ db, now: clock }: RunContext, queue: WebhookQueue, options: { tenantId?: string } = {}): Promise<number> {
+export async function enqueueDueDeliveries({ db, now: clock, shard }: ShardContext, queue: WebhookQueue, options: { tenantId?: string } = {}): Promise<number> {
   const now = clock();
   const ids = await claimDueDeliveries(db, {
     nowIso: isoNow(now),
@@ -40,7 +40,7 @@ export async function enqueueDueDeliveries({ db, now: clock }: RunContext, queue
     tenantId: options.tenantId,
   });
   for (let start = 0; start < ids.length; start += SEND_BATCH) {
-    await queue.sendBatch(ids.slice(start, start + SEND_BATCH).map((deliveryId) => ({ body: { deliveryId } })));
+    await queue.sendBatch(ids.slice(start, start + SEND_BATCH).map((deliveryId) => ({ body: { deliveryId, shard: shard.name } })));
   }
   return ids.length;
 }
@@ -87,7 +87,7 @@ async function post(url: string, headers: Record<string, string>, body: string):
  * is left alone, so a message that arrives twice sends once. The event's body is rendered on the
  * first attempt and frozen: every later attempt and replay sends the same bytes.
  */
-export async function attemptDelivery(ctx: RunContext, deliveryId: string, settings: WebhookSettings): Promise<WebhookDeliveryStatus | 'skipped'> {
+export async function attemptDelivery(ctx: ShardContext, deliveryId: string, settings: WebhookSettings): Promise<WebhookDeliveryStatus | 'skipped'> {
   const { db } = ctx;
   const now = ctx.now();
   const leased = await leaseDelivery(db, deliveryId, isoNow(now), isoNow(new Date(now.getTime() + ATTEMPT_LEASE_MS)));
@@ -136,12 +136,12 @@ export async function listWebhookDeliveries({ db, tenantId }: ServiceContext, en
  * Sends a delivery's event again now, with the same `webhook-id` and body (delivered or not). A
  * replay is one more attempt; if it fails, the schedule's remaining tries follow.
  */
-export async function replayWebhookDelivery({ db, tenantId, now }: ServiceContext, { endpointId, deliveryId }: { endpointId: string; deliveryId: string }, queue: WebhookQueue) {
+export async function replayWebhookDelivery({ db, tenantId, now, shard }: ServiceContext, { endpointId, deliveryId }: { endpointId: string; deliveryId: string }, queue: WebhookQueue) {
   const endpoint = await findEndpoint(db, tenantId, endpointId);
   if (!endpoint) throw ApiError.notFound('Webhook endpoint');
   if (endpoint.status !== 'enabled') throw new ApiError('CONFLICT', 'The endpoint is disabled: enable it before replaying its deliveries');
   const delivery = await resetForReplay(db, tenantId, endpointId, deliveryId, isoNow(now()));
   if (!delivery) throw ApiError.notFound('Webhook delivery');
-  await queue.sendBatch([{ body: { deliveryId } }]);
+  await queue.sendBatch([{ body: { deliveryId, shard: shard.name } }]);
   return toWebhookDeliveryView(delivery);
 }

@@ -15,7 +15,7 @@ import {
 import { namedBatch } from '../data/named-batch';
 import type { LoadedOperation } from '../data/settlement';
 import { toBaseUnits } from '../domain/onchain-assets';
-import type { RunContext } from './context';
+import type { ShardContext } from './context';
 import { logEvent, reasonOf } from './settlement-log';
 
 /**
@@ -33,7 +33,7 @@ const OPENING_TOKENS_PER_RUN = 20;
 export type OpeningSummary = { tokens: number; chunks: number; operations: number; completed: number; errors: number };
 
 /** One chunk of customers after the cursor: their openings and operations in one batch; true when it was the last. */
-async function openChunk({ db, onchain }: RunContext, asset: OnchainAsset, summary: OpeningSummary): Promise<boolean> {
+async function openChunk({ db, onchain, shard }: ShardContext, asset: OnchainAsset, summary: OpeningSummary): Promise<boolean> {
   const next = await nextCustomers(db, asset, OPENING_CHUNK_SIZE);
   const last = next.length < OPENING_CHUNK_SIZE;
   const toSeq = next.at(-1)?.seq ?? asset.openingCursor ?? 0;
@@ -43,7 +43,7 @@ async function openChunk({ db, onchain }: RunContext, asset: OnchainAsset, summa
     cursor: advanceOpening(db, asset, toSeq, last),
     queued: queuedOpeningOperations(db, asset, scope),
   });
-  await onchain.enqueue(queued.map((row) => row.id));
+  await onchain.enqueue(shard.name, queued.map((row) => row.id));
   summary.chunks += 1;
   summary.operations += queued.length;
   asset.openingCursor = toSeq;
@@ -55,7 +55,7 @@ async function openChunk({ db, onchain }: RunContext, asset: OnchainAsset, summa
  * OPENING_CHUNK_SIZE customers. A token that fails (its gas budget spent: the trigger refuses its
  * operations) is logged and tried again next run; the others go on.
  */
-export async function openXpTokens(ctx: RunContext): Promise<OpeningSummary> {
+export async function openXpTokens(ctx: ShardContext): Promise<OpeningSummary> {
   const summary: OpeningSummary = { tokens: 0, chunks: 0, operations: 0, completed: 0, errors: 0 };
   for (const asset of await openingsDue(ctx.db, OPENING_TOKENS_PER_RUN)) {
     summary.tokens += 1;
@@ -85,7 +85,7 @@ const READY: OpeningGate = { ready: true };
  * opened now (the same statements as the cron's, for one customer). A failed opening fails the burn
  * (its XP is given back); one on its way makes the burn wait for it.
  */
-export async function openingGate({ db, onchain }: RunContext, loaded: LoadedOperation): Promise<OpeningGate> {
+export async function openingGate({ db, onchain, shard }: ShardContext, loaded: LoadedOperation): Promise<OpeningGate> {
   const { operation, asset } = loaded;
   if (operation.kind !== 'burn' || asset.key !== XP_ASSET_KEY || asset.openingEpoch === 0 || !operation.internalTransactionId) return READY;
   const userId = await customerOfEntry(db, operation.tenantId, operation.internalTransactionId);
@@ -94,7 +94,7 @@ export async function openingGate({ db, onchain }: RunContext, loaded: LoadedOpe
   if (!opening && asset.openingCompletedAt === null) {
     const scope = { userId };
     const { queued } = await namedBatch(db, { openings: openingStatements(db, asset, scope), queued: queuedOpeningOperations(db, asset, scope) });
-    await onchain.enqueue(queued.map((row) => row.id));
+    await onchain.enqueue(shard.name, queued.map((row) => row.id));
     opening = await openingOf(db, asset, userId);
   }
   if (!opening?.operationId || opening.status === 'succeeded') return READY;
@@ -111,7 +111,7 @@ export async function openingGate({ db, onchain }: RunContext, loaded: LoadedOpe
  * counts toward the customer's XP). Written on the operation before it is signed; a redelivery
  * computes the same from the same block.
  */
-export async function openingMintAmount({ db, onchain }: RunContext, loaded: LoadedOperation): Promise<bigint> {
+export async function openingMintAmount({ db, onchain }: ShardContext, loaded: LoadedOperation): Promise<bigint> {
   const { operation, asset } = loaded;
   const current = BigInt(operation.amount ?? '0');
   if (asset.openingBlock === null || !asset.assetAddress || !operation.recipient) return current;

@@ -10,7 +10,7 @@ import { customerDataSchema } from '../../src/schemas/customer-data';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
 import { insertReward } from '../support/rewards';
-import { createTenant, createTestApiKey, db, gatewayCall, portalCall, type TestTenant } from '../support/world';
+import { createTenant, createTestApiKey, db, gatewayCall, portalCall, shardD1, type TestTenant } from '../support/world';
 import { entriesOf, tenantEntries } from './support';
 
 /** What the entries record, that a rolled-back change leaves none, secrets, the gateway, erasure, concurrency. */
@@ -19,7 +19,7 @@ const rewardUrl = (tenant: TestTenant, id = '') => `/api/v1/tenant/${tenant.id}/
 
 /** An AuditedD1 over the test's D1, as the middleware builds it for a request. */
 function auditedDb(tenantId: string, action = 'updateReward') {
-  const audited = new AuditedD1(env.DB, {
+  const audited = new AuditedD1(shardD1(), {
     writeId: newId('aw'),
     requestId: newId('req'),
     tenantId,

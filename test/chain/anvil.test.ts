@@ -96,7 +96,7 @@ describe('settlement queue binding', () => {
       delivered.push(...batch.messages.map((m) => m.body));
     };
     try {
-      await env.SETTLEMENT_QUEUE.send({ operationId: 'op_harness_check' });
+      await env.SETTLEMENT_QUEUE.send({ operationId: 'op_harness_check', shard: 'SHARD_0' });
       await new Promise((resolve) => setTimeout(resolve, 1_500)); // > max_batch_timeout (1 s)
       expect(delivered).toEqual([]);
     } finally {

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { measuredCron, type D1Trip } from './counting-d1';
+import { shardD1 } from '../support/world';
 
 /** The cron that applies what requests left of cohort re-evaluations (src/jobs). */
 export const MINUTE_CRON = '* * * * *';
@@ -7,8 +8,8 @@ export const MINUTE_CRON = '* * * * *';
 /** Re-evaluations still pending, of one tenant or of all. */
 export async function pendingRecomputes(tenantId?: string): Promise<number> {
   const query = tenantId === undefined
-    ? env.DB.prepare('select count(*) as n from cohort_recomputes')
-    : env.DB.prepare('select count(*) as n from cohort_recomputes where tenant_id = ?').bind(tenantId);
+    ? shardD1().prepare('select count(*) as n from cohort_recomputes')
+    : shardD1().prepare('select count(*) as n from cohort_recomputes where tenant_id = ?').bind(tenantId);
   return (await query.first<{ n: number }>())?.n ?? 0;
 }
 

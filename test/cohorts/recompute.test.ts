@@ -10,7 +10,7 @@ import { createCustomerViaApi, createTierViaApi } from '../support/customers';
 import { expectOk } from '../support/http';
 import { gatewayRequest, portalRequest } from '../support/race';
 import { createCohort, defineAttribute, tenantPath } from '../support/segments';
-import { createTenant, createTestApiKey, type TestApiKey, type TestTenant } from '../support/world';
+import { createTenant, createTestApiKey, shardD1, type TestApiKey, type TestTenant } from '../support/world';
 import { measured, measuredCron } from './counting-d1';
 import { matches, type MemoryCustomer, type MemoryRules, type MemoryWorld } from './evaluate';
 import { finishRecomputes, heaviestTrip, MINUTE_CRON, pendingRecomputes } from './recompute-driver';
@@ -178,7 +178,7 @@ describe('writes while a re-evaluation is pending', () => {
     const { trips } = await finishRecomputes();
     expect(heaviestTrip(trips)).toBeLessThanOrEqual(ROWS_PER_TRIP);
     await expectExactCounts(busy);
-    const orphans = await env.DB.prepare('select count(*) as n from cohort_memberships where tenant_id = ? and cohort_id = ?').bind(busy.tenant.id, removed.id).first<{ n: number }>();
+    const orphans = await shardD1().prepare('select count(*) as n from cohort_memberships where tenant_id = ? and cohort_id = ?').bind(busy.tenant.id, removed.id).first<{ n: number }>();
     expect(orphans?.n).toBe(0);
   });
 });

@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { allDefinitions, normalizedSql, replacementStatements, type SqlObjectKind } from '../../scripts/lib/sql-definitions';
 import { PREDICATE_COMPARISON } from '../../src/data/earning-evaluation';
@@ -8,6 +7,7 @@ import { customerSchema } from '../../src/schemas/customer';
 import { addXp, createCustomerViaApi } from '../support/customers';
 import { expectOk } from '../support/http';
 import { createCohort, rulesOf, tenantPath } from '../support/segments';
+import { shardBindings, tenantShard } from '../support/shards';
 import { createTenant, createTestApiKey, gatewayCall, portalCall } from '../support/world';
 
 /** src/db/sql/*.sql, by file name, as the files are now (not as a migration last wrote them). */
@@ -18,8 +18,9 @@ const definitions = allDefinitions(files);
 
 type Held = { kind: SqlObjectKind; name: string; sql: string };
 
-async function heldByDatabase(): Promise<Held[]> {
-  const { results } = await env.DB.prepare("SELECT type AS kind, name, sql FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY name").all<Held>();
+/** The triggers and views a shard holds (src/db/sql is shard SQL: migrations/shard writes it). */
+async function heldByDatabase(db: D1Database): Promise<Held[]> {
+  const { results } = await db.prepare("SELECT type AS kind, name, sql FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY name").all<Held>();
   return results;
 }
 
@@ -34,12 +35,14 @@ describe('rules in SQL (src/db/sql, docs/ARCHITECTURE.md "Rules in SQL")', () =>
     expect(normalizedSql(PREDICATE_COMPARISON)).toBe(comparison);
   });
 
-  it('the migrated database holds exactly the triggers and views of src/db/sql/*.sql', async () => {
+  it('every migrated shard holds exactly the triggers and views of src/db/sql/*.sql', async () => {
     expect(definitions.length).toBeGreaterThan(0);
-    expect(
-      compared(await heldByDatabase()),
-      'the migrations and src/db/sql disagree: after editing a file there, run `npm run db:sql -- <name>` and commit the migration it writes',
-    ).toEqual(compared(definitions));
+    for (const { name, db } of shardBindings()) {
+      expect(
+        compared(await heldByDatabase(db)),
+        `${name}: migrations/shard and src/db/sql disagree: after editing a file there, run \`npm run db:sql -- <name>\` and commit the migration it writes`,
+      ).toEqual(compared(definitions));
+    }
   });
 
   it('replacing them on a database in use loses no count, position or membership', async () => {
@@ -49,8 +52,9 @@ describe('rules in SQL (src/db/sql, docs/ARCHITECTURE.md "Rules in SQL")', () =>
     const cohort = await createCohort(tenant.owner, tenant.id, rulesOf('and', { type: 'lifetime_xp', op: 'gte', value: '10' }));
     await addXp(tenant.id, before[0]!.id, 10);
 
-    const statements = replacementStatements(definitions, await heldByDatabase());
-    await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+    const { db } = await tenantShard(tenant.id);
+    const statements = replacementStatements(definitions, await heldByDatabase(db));
+    await db.batch(statements.map((statement) => db.prepare(statement)));
 
     const after = await createCustomerViaApi(key);
     await addXp(tenant.id, after.id, 20);
@@ -59,6 +63,6 @@ describe('rules in SQL (src/db/sql, docs/ARCHITECTURE.md "Rules in SQL")', () =>
     expect(list.items.map((item) => item.id)).toEqual([after.id, before[1]!.id, before[0]!.id]);
     const read = expectOk(await portalCall(tenant.owner, 'GET', tenantPath(tenant.id, `/cohorts/${cohort.id}`)), 200, cohortSchema);
     expect(read.member_count).toBe(2);
-    expect(compared(await heldByDatabase())).toEqual(compared(definitions));
+    expect(compared(await heldByDatabase(db))).toEqual(compared(definitions));
   });
 });

@@ -8,7 +8,7 @@ import { expectError, expectOk } from '../support/http';
 import { insertTier } from '../support/rewards';
 import { portalRequest, race } from '../support/race';
 import { createCohort, defineAttribute, rulesOf, tenantPath } from '../support/segments';
-import { addMember, createTenant, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, portalCall, shardD1, type TestMember } from '../support/world';
 
 /** Earning rules CRUD (CONTRACT.md, Events and earning rules): what is stored, every save-time 422, the caps under races, roles and tenants. */
 
@@ -30,7 +30,7 @@ async function createRule(member: TestMember, tenantId: string, body: Record<str
 
 /** `count` rules of the tenant as rows in one statement (the caps count rows): `status` of `event_type`. */
 async function fillRules(tenantId: string, count: number, status: 'active' | 'paused', eventType = 'order.paid') {
-  await env.DB.prepare(
+  await shardD1().prepare(
     `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
      insert into earning_rules (id, tenant_id, name, event_type, status, conditions, effect, multipliers, limits)
      select 'rule_' || lower(hex(randomblob(16))), ?, 'Filler', ?, ?, '{"operator":"and","predicates":[]}', '{"kind":"fixed","amount":1}', '[]', '{"per_customer":[]}' from n`,
@@ -308,8 +308,8 @@ describe('DELETE /tenant/{t}/earning-rules/{id}', () => {
   it('deletes the rule and its per-customer counters: then 404 on every route', async () => {
     const { tenant } = await world();
     const rule = await createRule(tenant.owner, tenant.id);
-    const counters = env.DB.prepare('select count(*) as n from rule_period_counters where rule_id = ?').bind(rule.id);
-    await env.DB.prepare("insert into rule_period_counters (tenant_id, rule_id, user_id, period_key, times, xp) values (?, ?, 'cus_x', 'lifetime', 1, 10)").bind(tenant.id, rule.id).run();
+    const counters = shardD1().prepare('select count(*) as n from rule_period_counters where rule_id = ?').bind(rule.id);
+    await shardD1().prepare("insert into rule_period_counters (tenant_id, rule_id, user_id, period_key, times, xp) values (?, ?, 'cus_x', 'lifetime', 1, 10)").bind(tenant.id, rule.id).run();
     expect(await counters.first('n')).toBe(1);
     expectOk(await portalCall(tenant.owner, 'DELETE', rulesPath(tenant.id, `/${rule.id}`)), 200, successFlagSchema);
     expect(await counters.first('n')).toBe(0);

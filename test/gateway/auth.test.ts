@@ -12,7 +12,7 @@ import { internalTransactionSchema } from '../../src/schemas/internal-transactio
 import { unixSeconds } from '../../src/lib/time';
 import { call, expectError, expectOk, type JsonResponse } from '../support/http';
 import { errorLog } from '../support/logs';
-import { createTenant, createTestApiKey, db, portalCall, services, type TestApiKey } from '../support/world';
+import { createTenant, createTestApiKey, db, portalCall, registerKeyId, services, type TestApiKey } from '../support/world';
 
 const TOLERANCE = Number(env.SIGNATURE_TOLERANCE_SECONDS);
 const TX_PATH = '/api/v1/gateway/internal-transactions';
@@ -151,6 +151,7 @@ describe('gateway authentication: timestamp (checked first, without the secret)'
       })
       .returning()
       .get();
+    await registerKeyId(broken.keyId, tenant.id);
     const key = { id: broken.id, keyId: broken.keyId, secret: 'sk_irrelevant', tenantId: tenant.id };
     const stale = String(unixSeconds() - TOLERANCE - 60);
     expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp: stale }), 'Timestamp is not current');

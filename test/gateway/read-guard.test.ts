@@ -7,7 +7,7 @@ import { newId } from '../../src/lib/ids';
 import { expectError } from '../support/http';
 import { createCustomer } from '../support/ledger';
 import { insertReward, insertTier } from '../support/rewards';
-import { createTenant, createTestApiKey, db } from '../support/world';
+import { createTenant, createTestApiKey, db, shardD1 } from '../support/world';
 import { isCheckGuard, isKeyRead, isLastUsed, isSelect, measure, uncachedKey } from './recorded';
 
 /** The request's own statements: not the throttled `last_used_at` write (waitUntil, once a minute per key and isolate). */
@@ -85,8 +85,8 @@ describe('gateway reads send no write', () => {
 function testGuard(allowed: boolean): Leader {
   const refusal = new Error('refused');
   return {
-    write: [env.DB.prepare('INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ?2').bind('test', allowed ? 1 : 0)],
-    read: env.DB.prepare('SELECT ?1 AS allowed').bind(allowed ? 1 : 0),
+    write: [shardD1().prepare('INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ?2').bind('test', allowed ? 1 : 0)],
+    read: shardD1().prepare('SELECT ?1 AS allowed').bind(allowed ? 1 : 0),
     refusedBy: (error) => String(error instanceof Error ? `${error.message} ${String(error.cause)}` : error).includes('api_key_not_active'),
     refusal: () => refusal,
   };
@@ -95,7 +95,7 @@ function testGuard(allowed: boolean): Leader {
 describe('LeadingD1: the guard takes the form the batch needs', () => {
   it('a refused batch that writes is rolled back whole (the rollback form)', async () => {
     const tenant = await createTenant();
-    const guarded = new LeadingD1(env.DB, testGuard(false));
+    const guarded = new LeadingD1(shardD1(), testGuard(false));
     const id = newId('cus');
     const insert = guarded.binding.prepare('INSERT INTO customers (id, tenant_id, external_id, status) VALUES (?1, ?2, ?1, ?3)').bind(id, tenant.id, 'active');
     await expect(guarded.binding.batch([insert])).rejects.toThrow('refused');
@@ -104,17 +104,17 @@ describe('LeadingD1: the guard takes the form the batch needs', () => {
   });
 
   it('a refused batch that only reads throws the refusal instead of its results, and every later call too', async () => {
-    const guarded = new LeadingD1(env.DB, testGuard(false));
+    const guarded = new LeadingD1(shardD1(), testGuard(false));
     await expect(guarded.binding.prepare('SELECT 42 AS answer').first()).rejects.toThrow('refused');
     await expect(guarded.confirm()).rejects.toThrow('refused');
     expect(guarded.state).not.toBe('confirmed');
   });
 
   it('an allowed guard is confirmed by the first batch, read or write, and rides no further batch', async () => {
-    const reading = new LeadingD1(env.DB, testGuard(true));
+    const reading = new LeadingD1(shardD1(), testGuard(true));
     expect(await reading.binding.prepare('SELECT 42 AS answer').first('answer')).toBe(42);
     expect(reading.state).toBe('confirmed');
-    const writing = new LeadingD1(env.DB, testGuard(true));
+    const writing = new LeadingD1(shardD1(), testGuard(true));
     const tenant = await createTenant();
     const id = newId('cus');
     await writing.binding.prepare('INSERT INTO customers (id, tenant_id, external_id, status) VALUES (?1, ?2, ?1, ?3)').bind(id, tenant.id, 'active').run();

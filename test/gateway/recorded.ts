@@ -7,21 +7,22 @@ import { apiKeys } from '../../src/db/schema';
 import { generateCredential } from '../../src/domain/api-keys';
 import { newId } from '../../src/lib/ids';
 import { BASE, type JsonResponse } from '../support/http';
-import { db, type TestApiKey } from '../support/world';
+import { db, registerKeyId, shardD1, TEST_SHARD, type TestApiKey } from '../support/world';
 
 /**
  * The round trips of docs/GATEWAY-AUTH.md, counted: the app runs with D1 and KV bindings that
  * record every call (the real bindings underneath, nothing mocked). A D1 round trip is one `batch`
  * or one statement execution.
  */
-type Trip = { kind: 'd1'; statements: string[] } | { kind: 'kv'; op: string };
+type Trip = { kind: 'd1'; database: 'directory' | 'shard'; statements: string[] } | { kind: 'kv'; op: string };
 
 export function recorder() {
   const trips: Trip[] = [];
   const sqlOf = new WeakMap<D1PreparedStatement, { real: D1PreparedStatement; sql: string }>();
+  const recording = (database: 'directory' | 'shard', binding: D1Database) => {
   const statement = (real: D1PreparedStatement, sql: string): D1PreparedStatement => {
     const once = <T>(run: () => Promise<T>) => {
-      trips.push({ kind: 'd1', statements: [sql] });
+      trips.push({ kind: 'd1', database, statements: [sql] });
       return run();
     };
     const wrapped = {
@@ -34,13 +35,14 @@ export function recorder() {
     sqlOf.set(wrapped, { real, sql });
     return wrapped;
   };
-  const DB = {
-    prepare: (sql: string) => statement(env.DB.prepare(sql), sql),
+  return {
+    prepare: (sql: string) => statement(binding.prepare(sql), sql),
     batch: (statements: D1PreparedStatement[]) => {
-      trips.push({ kind: 'd1', statements: statements.map((s) => sqlOf.get(s)?.sql ?? '?') });
-      return env.DB.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
+      trips.push({ kind: 'd1', database, statements: statements.map((s) => sqlOf.get(s)?.sql ?? '?') });
+      return binding.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
     },
   } as unknown as D1Database;
+  };
   const KV = new Proxy(env.KV, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
@@ -51,7 +53,7 @@ export function recorder() {
       };
     },
   });
-  return { trips, env: { ...env, DB, KV } };
+  return { trips, env: { ...env, DB: recording('directory', env.DB), [TEST_SHARD]: recording('shard', shardD1()), KV } };
 }
 
 const app = createApp();
@@ -79,7 +81,8 @@ export const isRollbackGuard = (sql: string) => sql.startsWith('INSERT INTO api_
 /** The key guard a batch that only reads carries: a SELECT whose answer the gateway checks. */
 export const isCheckGuard = (sql: string) => /^SELECT EXISTS \(SELECT 1 FROM api_keys\b/.test(sql);
 export const isGuard = (sql: string) => isRollbackGuard(sql) || isCheckGuard(sql);
-export const isKeyRead = (sql: string) => sql.startsWith('select') && sql.includes('from "api_keys"');
+/** A read of a key for the caches: its tenant and shard in the directory, or the key in that shard. */
+export const isKeyRead = (sql: string) => sql.startsWith('select') && (sql.includes('from "api_keys"') || sql.includes('from "api_key_directory"'));
 export const isLastUsed = (sql: string) => /^update "api_keys" set "last_used_at"/.test(sql);
 /** A statement that cannot write (what every statement of a gateway read must be). */
 export const isSelect = (sql: string) => /^\s*select\b/i.test(sql);
@@ -101,9 +104,10 @@ export async function uncachedKey(tenantId: string, options: { inKv?: boolean } 
     })
     .returning()
     .get();
+  await registerKeyId(row.keyId, tenantId);
   if (options.inKv) {
     const { id, keyId, secretCiphertext, status, expiresAt } = row;
-    await env.KV.put(kvKey(keyId), JSON.stringify({ id, keyId, tenantId, secretCiphertext, status, expiresAt }));
+    await env.KV.put(kvKey(keyId), JSON.stringify({ id, keyId, tenantId, secretCiphertext, status, expiresAt, shard: TEST_SHARD }));
   }
   return { id: row.id, keyId: row.keyId, secret: credential.secret, tenantId };
 }

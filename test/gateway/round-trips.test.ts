@@ -30,14 +30,15 @@ const isCompletion = (sql: string) => sql.startsWith('update "idempotency_record
 const webhookPresenceOnly = { d1: [[expect.stringMatching(/^select "id" from "webhook_endpoints" where/)]], kv: [] };
 
 describe('gateway round trips', () => {
-  it('cold: 1 KV read and 2 D1 round trips (key lookup, then the handler unguarded); cache fill and last_used in the background', async () => {
+  it('cold: 1 KV read and 3 D1 round trips (the key\'s tenant and shard in the directory, the key in the shard, then the handler unguarded); cache fill and last_used in the background', async () => {
     const tenant = await createTenant();
     const key = await uncachedKey(tenant.id);
     const cold = await measure(key, 'GET', TX);
     expectError(cold.res, 404, 'NOT_FOUND', 'Internal transaction not found');
     expect(cold.path.kv.filter((op) => op === 'get')).toHaveLength(1);
     const pathD1 = cold.path.d1.filter((trip) => !trip.some(isLastUsed));
-    expect(pathD1).toHaveLength(2);
+    expect(pathD1).toHaveLength(3);
+    expect(pathD1.slice(0, 2).map((trip) => trip.every(isKeyRead))).toEqual([true, true]);
     expect(pathD1.flat().some(isGuard)).toBe(false);
     expect([...cold.path.kv, ...cold.background.kv].filter((op) => op === 'put')).toHaveLength(1);
     expect([...cold.path.d1, ...cold.background.d1].filter((trip) => trip.some(isLastUsed))).toHaveLength(1);
@@ -91,7 +92,7 @@ describe('gateway round trips', () => {
     expect(others).toEqual([]);
     expect(isCheckGuard(request?.[0] ?? '')).toBe(true);
     expect(request?.every(isSelect)).toBe(true);
-    expect(all.filter((trip) => trip.some(isKeyRead))).toHaveLength(1);
+    expect(all.filter((trip) => trip.some(isKeyRead))).toHaveLength(2);
     expect([...denied.path.kv, ...denied.background.kv]).toEqual(['put']);
     const after = await measure(key, 'GET', TX);
     expectError(after.res, 401, 'AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired');

@@ -13,7 +13,7 @@ import { createCustomerViaApi } from '../support/customers';
 import { errorLog } from '../support/logs';
 import { BASE, expectOk } from '../support/http';
 import { createCustomer } from '../support/ledger';
-import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
+import { createTenant, createTestApiKey, db, gatewayCall, shardD1 } from '../support/world';
 
 /**
  * A write that stores its response with its own batch (ResponseWithWrite,
@@ -69,7 +69,7 @@ describe('responses stored with the write', () => {
     const app = new Hono<GatewayEnv>();
     app.use('*', async (c, next) => {
       c.set('requestId', newId('req'));
-      c.set('db', createDatabase(env.DB));
+      c.set('db', createDatabase(shardD1()));
       const signatureExpiresAt = new Date(Date.now() + 60_000).toISOString();
       c.set('gatewayAuth', { tenantId: tenant.id, apiKeyId: 'apk_test', keyId: 'key_test', signature: newId('sig'), signatureExpiresAt });
       await next();

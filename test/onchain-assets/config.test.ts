@@ -103,7 +103,7 @@ describe('deploy hands the operation to the settlement queue', () => {
   it('enqueues exactly the operation written with the asset', async () => {
     const tenant = await createTenant();
     const enqueued: string[] = [];
-    const ctx: OnchainContext = { ...onchainContext(env), enqueue: async (ids) => void enqueued.push(...ids) };
+    const ctx: OnchainContext = { ...onchainContext(env), enqueue: async (_shard, ids) => void enqueued.push(...ids) };
     const asset = await createOnchainAsset(services(tenant.id, { onchain: ctx }), { ...deployBody, key: 'collectible' });
     const operations = await db()
       .select()

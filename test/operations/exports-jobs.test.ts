@@ -10,7 +10,7 @@ import { completedExport, deliverExports, downloadCsv, exportObjects, getExport,
 import { createCohort, rulesOf } from '../support/segments';
 import { runCron } from '../support/settlement';
 import { call, expectError } from '../support/http';
-import { createTenant, createTestApiKey, db, portalCall } from '../support/world';
+import { createTenant, createTestApiKey, db, portalCall, shardRun, TEST_SHARD } from '../support/world';
 
 /**
  * The export job as the operations queue runs it (src/services/export-jobs.ts): a file of several
@@ -54,8 +54,8 @@ describe('export runs', () => {
     const customers = [await createCustomerViaApi(key), await createCustomerViaApi(key), await createCustomerViaApi(key)];
     const job = await requestExport(tenant.owner, tenant.id, { kind: 'customers' });
     // Two deliveries of the message overlap: the second takes the job over before the first finishes.
-    const first = runExport(runContext(env, { db: db() }), env, { kind: 'export', exportId: job.id }, { pageSize: 1 });
-    const second = runExport(runContext(env, { db: db() }), env, { kind: 'export', exportId: job.id }, { pageSize: 1 });
+    const first = runExport(shardRun({ db: db() }), env, { kind: 'export', exportId: job.id, shard: TEST_SHARD }, { pageSize: 1 });
+    const second = runExport(shardRun({ db: db() }), env, { kind: 'export', exportId: job.id, shard: TEST_SHARD }, { pageSize: 1 });
     const results = await Promise.all([first, second]);
     // Both wrote a whole file; only the later one completed the job, and the earlier deleted its own.
     expect(results.map((result) => result?.completed)).toEqual([false, true]);

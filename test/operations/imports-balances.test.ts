@@ -10,7 +10,7 @@ import { countingD1, newCost } from '../cohorts/counting-d1';
 import { chunkMessages, createImportJob, deliverOperations, runImport } from '../support/imports';
 import { lotRow, pointsOf, pointsWorld, setPoints, type PointsWorld } from '../support/points';
 import { relayerEnv, settleAll } from '../support/settlement';
-import { db } from '../support/world';
+import { db, shardD1, TEST_SHARD } from '../support/world';
 import { deployedAsset, getCustomer, newCustomer, newWorld, operationsOf } from '../settlement/fixtures';
 
 /** Balances files (CONTRACT.md, Imports): each row an `xp_bonus` credit through the ledger's own statements. */
@@ -76,7 +76,7 @@ describe('balances import', () => {
     const chunkStatements = async (rows: number) => {
       const job = await createImportJob(w.tenant.owner, w.tenant.id, 'balances', fileOf(rows));
       const cost = newCost();
-      expect((await deliverOperations(await chunkMessages(w.tenant.id, job.id), { ...env, DB: countingD1(env.DB, cost) })).retryMessages).toEqual([]);
+      expect((await deliverOperations(await chunkMessages(w.tenant.id, job.id), { ...env, [TEST_SHARD]: countingD1(shardD1(), cost) })).retryMessages).toEqual([]);
       const writes = cost.trips.filter((trip) => trip.sql.some((text) => /insert into "import_chunks"/i.test(text)));
       expect(writes).toHaveLength(1);
       return { job, statements: writes[0]!.sql.length };

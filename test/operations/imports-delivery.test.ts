@@ -10,7 +10,7 @@ import { applyImportChunk, type ChunkMessage } from '../../src/services/import-c
 import { expectOk } from '../support/http';
 import { chunkMessages, createImportJob, deliverOperations, getImportJob, uploadRequest } from '../support/imports';
 import { race, raceTasks } from '../support/race';
-import { createTenant, db } from '../support/world';
+import { createTenant, db, shardD1, shardRun } from '../support/world';
 
 /**
  * Exactly once (CONTRACT.md, Imports): a chunk redelivered, delivered twice at once, or retried
@@ -50,7 +50,7 @@ describe('import chunks, delivered again and again', () => {
     const options = { files: env.FILES, walletMnemonic: env.WALLET_MNEMONIC! };
     // Both have read the job and planned the rows before either batch reaches D1.
     const { held } = await raceTasks(
-      [0, 1].map(() => (d1: D1Database) => applyImportChunk(runContext(env, { db: createDatabase(d1) }), message!, options)),
+      [0, 1].map(() => (d1: D1Database) => applyImportChunk(shardRun({ db: createDatabase(d1) }), message!, options)),
       /insert into "import_chunks"/i,
     );
     expect(held).toBe(2);
@@ -63,13 +63,13 @@ describe('import chunks, delivered again and again', () => {
     const job = await createImportJob(tenant.owner, tenant.id, 'customers', fileOf('mid', 30));
     const messages = await chunkMessages(tenant.id, job.id);
     // The 20th row's insert fails after 19 rows' statements ran in the batch.
-    await env.DB.exec(`CREATE TRIGGER test_import_dies BEFORE INSERT ON customers WHEN NEW.external_id = 'mid-19' BEGIN SELECT RAISE(ABORT, 'consumer died mid-chunk'); END`);
+    await shardD1().exec(`CREATE TRIGGER test_import_dies BEFORE INSERT ON customers WHEN NEW.external_id = 'mid-19' BEGIN SELECT RAISE(ABORT, 'consumer died mid-chunk'); END`);
     const failed = await deliverOperations(messages);
     expect(failed.retryMessages).toHaveLength(1);
     expect(await customersLike(tenant.id, 'mid')).toEqual([]);
     expect(await db().select().from(importChunks).where(eq(importChunks.importId, job.id))).toEqual([]);
     expect(await jobRow(tenant.id, job.id)).toMatchObject({ status: 'queued', rowsOk: 0, rowsFailed: 0, chunksDone: 0 });
-    await env.DB.exec('DROP TRIGGER test_import_dies');
+    await shardD1().exec('DROP TRIGGER test_import_dies');
     expect((await deliverOperations(messages)).retryMessages).toEqual([]);
     expect(await customersLike(tenant.id, 'mid')).toHaveLength(30);
     expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'completed', rows_ok: 30 });

@@ -7,7 +7,7 @@ import type { OperationMessage } from '../../src/env';
 import { runContext } from '../../src/services/context';
 import { IMPORT_FILE_RETENTION_DAYS, MAX_IMPORT_RESUMES, purgeImportFiles, resumeStalledImports } from '../../src/services/import-retention';
 import { chunkMessages, createImportJob, deliverOperations, getImportJob, runImport } from '../support/imports';
-import { createTenant, db } from '../support/world';
+import { createTenant, db, shardD1, shardRun } from '../support/world';
 
 /** Retention of an import's files, and the hourly resume of an import that lost a message (docs/OPERATIONS.md). */
 
@@ -39,7 +39,7 @@ describe('import retention', () => {
     const keys = [row!.fileKey!, row!.errorFileKey!];
     expect(await Promise.all(keys.map(async (key) => (await env.FILES.head(key)) !== null))).toEqual([true, true]);
 
-    const at = (days: number) => runContext(env, { db: db(), now: () => new Date(Date.parse(done.completed_at!) + days * DAY_MS) });
+    const at = (days: number) => shardRun({ db: db(), now: () => new Date(Date.parse(done.completed_at!) + days * DAY_MS) });
     await purgeImportFiles(at(IMPORT_FILE_RETENTION_DAYS - 1), env.FILES);
     expect(await env.FILES.head(keys[0]!)).not.toBeNull();
     await purgeImportFiles(at(IMPORT_FILE_RETENTION_DAYS + 1), env.FILES);
@@ -58,9 +58,9 @@ describe('stalled imports', () => {
     const [first] = await chunkMessages(tenant.id, job.id);
     expect((await deliverOperations([first!])).retryMessages).toEqual([]);
     const { queue, sent } = recordingQueue();
-    await resumeStalledImports(runContext(env, { db: db() }), queue);
+    await resumeStalledImports(shardRun({ db: db() }), queue);
     expect(sent.filter((message) => message.kind === 'import_chunk' && message.importId === job.id)).toEqual([]);
-    await resumeStalledImports(runContext(env, { db: db(), now: () => new Date(Date.now() + 2 * 60 * 60 * 1000) }), queue);
+    await resumeStalledImports(shardRun({ db: db(), now: () => new Date(Date.now() + 2 * 60 * 60 * 1000) }), queue);
     const resent = sent.filter((message) => message.kind === 'import_chunk' && message.importId === job.id);
     expect(resent.map((message) => (message.kind === 'import_chunk' ? message.chunk : -1))).toEqual([1, 2]);
     expect((await deliverOperations([first!, ...resent])).retryMessages).toEqual([]);
@@ -75,13 +75,13 @@ describe('an import whose chunk fails on every delivery', () => {
     const job = await createImportJob(tenant.owner, tenant.id, 'customers', ['external_id', ...rows, ''].join('\n'));
     const [first, second, third] = await chunkMessages(tenant.id, job.id);
     const poisoned = `stuck-${2 * IMPORT_CHUNK_ROWS + 3}`;
-    await env.DB.exec(`CREATE TRIGGER test_chunk_always_fails BEFORE INSERT ON customers WHEN NEW.external_id = '${poisoned}' BEGIN SELECT RAISE(ABORT, 'this chunk always fails'); END`);
+    await shardD1().exec(`CREATE TRIGGER test_chunk_always_fails BEFORE INSERT ON customers WHEN NEW.external_id = '${poisoned}' BEGIN SELECT RAISE(ABORT, 'this chunk always fails'); END`);
     try {
       expect((await deliverOperations([first!])).retryMessages).toEqual([]);
       const { queue, sent } = recordingQueue();
       const resumeAt = async (hours: number) => {
         sent.length = 0;
-        await resumeStalledImports(runContext(env, { db: db(), now: () => new Date(Date.now() + hours * 60 * 60 * 1000) }), queue);
+        await resumeStalledImports(shardRun({ db: db(), now: () => new Date(Date.now() + hours * 60 * 60 * 1000) }), queue);
         return sent.flatMap((message) => (message.kind === 'import_chunk' && message.importId === job.id ? [message.chunk] : []));
       };
       expect(await resumeAt(2)).toEqual([1, 2]);
@@ -96,7 +96,7 @@ describe('an import whose chunk fails on every delivery', () => {
       expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'failed', rows_ok: 2 * IMPORT_CHUNK_ROWS, rows_failed: 0 });
       expect(await resumeAt(6 + 2 * MAX_IMPORT_RESUMES)).toEqual([]);
     } finally {
-      await env.DB.exec('DROP TRIGGER test_chunk_always_fails');
+      await shardD1().exec('DROP TRIGGER test_chunk_always_fails');
     }
   });
 });

@@ -12,7 +12,7 @@ import { expectLotInvariant } from '../support/lot-invariant';
 import { earn, HOUR_MS, lotRow, pointsOf, pointsWorld, setPoints, type PointsWorld } from '../support/points';
 import { gatewayRequest, portalRequest, race, raceTasks, requestTask } from '../support/race';
 import { createCustomer } from '../support/ledger';
-import { db, gatewayCall } from '../support/world';
+import { db, gatewayCall, shardD1, shardRun } from '../support/world';
 
 /**
  * The point lifecycle under concurrency (CONTRACT.md, Point lifecycle: "a lot expires once, whatever
@@ -29,7 +29,7 @@ const REVERSAL_OR_ACTIVATION = /point_lot_guard|update "point_lots" set "reverse
 const DEBIT_OR_EXPIRY = /insert into "internal_transactions"|'xp_expire'/i;
 
 /** A job run of the lot jobs at `at` over the (gated) binding it is given. */
-const jobRunAt = (at: number) => (d1: D1Database) => runLotJobs(runContext(env, { db: createDatabase(d1), now: () => new Date(at) }));
+const jobRunAt = (at: number) => (d1: D1Database) => runLotJobs(shardRun({ db: createDatabase(d1), now: () => new Date(at) }));
 
 const reverseRequest = (w: PointsWorld, creditId: string, body: { amount?: string } = {}) =>
   gatewayRequest(w.key, 'POST', `/api/v1/gateway/internal-transactions/${creditId}/reverse`, { body });
@@ -68,7 +68,7 @@ describe('expiry runs at once', () => {
     await expectLotInvariant(w.tenant.id);
 
     // A later run finds nothing left to expire.
-    await jobRunAt(Date.now() + 3 * HOUR_MS)(env.DB);
+    await jobRunAt(Date.now() + 3 * HOUR_MS)(shardD1());
     expect(await expiriesOf(w.tenant.id)).toHaveLength(others.length);
   });
 });

@@ -17,7 +17,7 @@ import { pointsOf, pointsWorld, setPoints, type PointsWorld } from '../support/p
 import { gatewayRequest, portalRequest, raceTasks, requestTask } from '../support/race';
 import { insertReward } from '../support/rewards';
 import { createRuleViaApi } from '../support/rules';
-import { db } from '../support/world';
+import { db, shardD1, shardRun } from '../support/world';
 
 /**
  * Property (CONTRACT.md, Point lifecycle; docs/POINTS.md "The invariant"): for one customer, rounds
@@ -74,7 +74,7 @@ let rewards: Reward[];
 /** What the responses of one customer's operations said: credits made, debits and reversals that took effect. */
 type Books = { credits: string[]; credited: number; debited: number; reversed: number };
 
-const jobRun = (minutes: number) => (d1: D1Database) => runLotJobs(runContext(env, { db: createDatabase(d1), now: () => new Date(Date.now() + minutes * MINUTE_MS) }));
+const jobRun = (minutes: number) => (d1: D1Database) => runLotJobs(shardRun({ db: createDatabase(d1), now: () => new Date(Date.now() + minutes * MINUTE_MS) }));
 
 async function requestOf(userId: string, books: Books, op: Exclude<Op, { kind: 'jobs' }>): Promise<Request> {
   switch (op.kind) {
@@ -222,9 +222,9 @@ async function runAlone(userId: string, books: Books, op: Alone) {
   const credit = op.kind === 'reverse' ? books.credits[op.credit % Math.max(books.credits.length, 1)] : undefined;
   const expected = predict(model, op, credit, at.toISOString());
   if (op.kind === 'jobs') {
-    await runLotJobs(runContext(env, { db: db(), now: () => at }));
+    await runLotJobs(shardRun({ db: db(), now: () => at }));
   } else {
-    const res = await requestTask(await requestOf(userId, books, op))(env.DB);
+    const res = await requestTask(await requestOf(userId, books, op))(shardD1());
     if (expected.code) expectError(res, expected.status, expected.code);
     book(books, op, res);
     expect(res.status, res.text).toBe(expected.status);
@@ -271,7 +271,7 @@ describe('point lots against the invariant and an in-memory model', () => {
         const userId = w.userId;
         const books: Books = { credits: [], credited: 0, debited: 0, reversed: 0 };
         // An opening credit under the last round's settings, so the first round has points to spend and reverse.
-        book(books, { kind: 'earn', amount: opening }, await requestTask(await requestOf(userId, books, { kind: 'earn', amount: opening }))(env.DB));
+        book(books, { kind: 'earn', amount: opening }, await requestTask(await requestOf(userId, books, { kind: 'earn', amount: opening }))(shardD1()));
         for (const round of rounds) {
           await runRound(userId, books, round);
           await runAlone(userId, books, round.alone);

@@ -6,15 +6,16 @@ import { failedStatements, runBatch, succeededStatements } from '../../src/data/
 import { ApiError } from '../../src/lib/errors';
 import { newId } from '../../src/lib/ids';
 import { adjustXp } from '../../src/services/ledger';
+import { forTenant, onShard, runContext } from '../../src/services/context';
 import { reverseCredit } from '../../src/services/reversals';
 import { expectLotInvariant } from '../support/lot-invariant';
-import { services } from '../support/world';
 
 /**
  * Migrations 0019..latest on a database in use (docs/POINTS.md, "Migration"): customers are built
- * under the schema before lots (migrations up to 0018) in a database of their own
- * (TEST_MIGRATION_DB, vitest.config.mts), with balances, lifetime XP, tiers, credits still waiting
- * for their mint and debits still reserved; then the rest is applied. Nothing a customer sees may
+ * under the schema before lots (migrations/shard up to 0018: the single database's history, which
+ * every shard carries on) in a database of their own (TEST_MIGRATION_DB, vitest.config.mts), with
+ * balances, lifetime XP, tiers, credits still waiting for their mint and debits still reserved;
+ * then the rest is applied. Nothing a customer sees may
  * move, and the lots must add up exactly: one active lot per balance, one pending lot per waiting
  * credit. Then the old rows live on under the new triggers: a waiting mint settles or fails, a
  * reserved debit fails and comes back, a debit spends the migrated balance.
@@ -67,15 +68,16 @@ async function customer(id: string, balance: number, lifetime: number) {
 }
 
 const operation = (kind: OnchainOperationKind, internalTransactionId: string) => ({ id: newId('op'), tenantId: TENANT, kind, onchainAssetId: 'ast_none', internalTransactionId });
-const ctx = () => services(TENANT, { db: createDatabase(d1()) });
+/** TEST_MIGRATION_DB as the tenant's shard: the services run on it as on any shard. */
+const ctx = () => forTenant(onShard(runContext(env), { name: 'SHARD_0', d1: d1() }, createDatabase(d1())), TENANT);
 
 /** Ids of the rows made under the old schema that the checks name. */
 const made = { mintWaiting: '', mintBroadcast: '', reservedRedeem: '', pendingDebit: '', oldCredit: '', debits: [] as string[] };
 let before: Customer[];
 
 beforeAll(async () => {
-  const old = env.TEST_MIGRATIONS.filter((migration) => migration.name < FIRST_LOT_MIGRATION);
-  expect(old.length).toBeLessThan(env.TEST_MIGRATIONS.length);
+  const old = env.TEST_SHARD_MIGRATIONS.filter((migration) => migration.name < FIRST_LOT_MIGRATION);
+  expect(old.length).toBeLessThan(env.TEST_SHARD_MIGRATIONS.length);
   await applyD1Migrations(d1(), old);
   await exec("INSERT INTO tenants (id, name, slug) VALUES (?, 'Migration', 'migration')", TENANT);
   await exec("INSERT INTO tier_rules (id, tenant_id, tier_name, min_xp_threshold, created_at) VALUES ('tier_silver', ?, 'Silver', 100, '2024-01-01T00:00:00.000Z')", TENANT);
@@ -120,7 +122,7 @@ beforeAll(async () => {
   made.debits = results.map((row) => row.id);
   before = await customersSeen();
 
-  await applyD1Migrations(d1(), env.TEST_MIGRATIONS);
+  await applyD1Migrations(d1(), env.TEST_SHARD_MIGRATIONS);
 });
 
 describe('migrating a database in use to point lots (0019..latest)', () => {

@@ -9,7 +9,7 @@ import { runLotJobs } from '../../src/services/point-jobs';
 import { balanceOf, fundedRelayer } from '../support/chain';
 import { expectError, expectOk } from '../support/http';
 import { relayerEnv, settleAll } from '../support/settlement';
-import { gatewayCall, portalCall } from '../support/world';
+import { gatewayCall, portalCall, shardRun } from '../support/world';
 import { deployedAsset, earn, getCustomer, newCustomer, newWorld, operationsOf, type World } from '../settlement/fixtures';
 
 let relayer: { privateKey: Hex; address: Address };
@@ -37,7 +37,7 @@ async function transaction(world: World, id: string) {
 }
 
 /** The minute cron's lot jobs as if run `ms` from now. */
-const lotJobsIn = (ms: number) => runLotJobs(runContext(runEnv, { now: () => new Date(Date.now() + ms) }));
+const lotJobsIn = (ms: number) => runLotJobs(shardRun({ now: () => new Date(Date.now() + ms) }, runEnv));
 
 describe('the point lifecycle on a chain with an XP token', () => {
   it('pending credits mint at activation (only what a return left), reversals and expiry burn, and the ledger reconciles to 0', async () => {

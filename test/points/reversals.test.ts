@@ -8,7 +8,7 @@ import { expectError, expectOk, type JsonResponse } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { DAY_MS, debit, earn, lotRow, lotsOf, pointsOf, pointsWorld, runLotJobsAt, setPoints, transactionOf, type PointsWorld } from '../support/points';
 import { gatewayRequest, interleavedD1, portalRequest, race, requestTask } from '../support/race';
-import { db, gatewayCall } from '../support/world';
+import { db, gatewayCall, shardD1 } from '../support/world';
 
 /** POST /gateway/internal-transactions/{id}/reverse (CONTRACT.md, Point lifecycle: returns). */
 
@@ -220,10 +220,10 @@ describe('a credit that keeps changing', () => {
     // Before each write of the reversal (decided on the balance it read), the customer spends 1 XP more.
     const spendOne = async () => {
       debits += 1;
-      const res = await requestTask(portalRequest(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/xp-adjustments`, { amount: '-1', notes: 'spent' }))(env.DB);
+      const res = await requestTask(portalRequest(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/xp-adjustments`, { amount: '-1', notes: 'spent' }))(shardD1());
       expectOk(res, 201, internalTransactionSchema);
     };
-    const res = await requestTask(await gatewayRequest(w.key, 'POST', path(credit.id), { body: {} }))(interleavedD1(env.DB, /update "point_lots" set "reversed"/, spendOne));
+    const res = await requestTask(await gatewayRequest(w.key, 'POST', path(credit.id), { body: {} }))(interleavedD1(shardD1(), /update "point_lots" set "reversed"/, spendOne));
     expectError(res, 409, 'CONFLICT', /kept changing/);
     expect(debits).toBe(5);
     expect((await lotRow(w.tenant.id, credit.id)).reversed).toBe(0);

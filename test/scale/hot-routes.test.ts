@@ -7,7 +7,7 @@ import { chunkMessages, createImportJob, deliverOperations } from '../support/im
 import { insertReward, insertTier } from '../support/rewards';
 import { createCohort, rulesOf } from '../support/segments';
 import { signFresh } from '../support/signing';
-import { createTenant, createTestApiKey, type TestApiKey, type TestTenant } from '../support/world';
+import { createTenant, createTestApiKey, shardD1, TEST_SHARD, type TestApiKey, type TestTenant } from '../support/world';
 import { seedTenantData } from './seed';
 
 /**
@@ -77,7 +77,7 @@ async function scansOf(cost: D1Cost): Promise<string[]> {
   for (const trip of cost.trips) {
     for (const [index, sql] of trip.sql.entries()) {
       if (!/^\s*(select|with)/i.test(sql)) continue;
-      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...(trip.params[index] ?? [])).all<{ detail: string }>();
+      const plan = await (trip.database === 'directory' ? env.DB : shardD1()).prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...(trip.params[index] ?? [])).all<{ detail: string }>();
       for (const { detail } of plan.results) {
         const scanned = /^SCAN (\w+)/.exec(detail)?.[1];
         if (scanned && TENANT_SIZED.includes(scanned)) found.push(`${detail} in: ${sql}`);
@@ -117,7 +117,7 @@ describe('hot routes at ten times the tenant size', () => {
       const cost = newCost();
       for (const [kind, csv] of Object.entries(files) as ['customers' | 'balances', string][]) {
         const job = await createImportJob(w.tenant.owner, w.tenant.id, kind, csv);
-        const delivered = await deliverOperations(await chunkMessages(w.tenant.id, job.id), { ...env, DB: countingD1(env.DB, cost) });
+        const delivered = await deliverOperations(await chunkMessages(w.tenant.id, job.id), { ...env, [TEST_SHARD]: countingD1(shardD1(), cost) });
         expect(delivered.retryMessages).toEqual([]);
       }
       return cost;

@@ -7,7 +7,7 @@ import { BASE, expectOk } from '../support/http';
 import { race } from '../support/race';
 import { insertReward, redeem } from '../support/rewards';
 import { signFresh } from '../support/signing';
-import { createTenant, createTestApiKey, gatewayCall, portalCall } from '../support/world';
+import { createTenant, createTestApiKey, gatewayCall, portalCall, shardD1 } from '../support/world';
 
 type Bucket = { subject: string; bucket: string; value: number };
 
@@ -29,18 +29,18 @@ const LIVE_COUNTS_CONTINUED = `
     WHERE tenant_id = ?1 AND status NOT IN ('failed', 'canceled') GROUP BY reward_id`;
 
 async function liveCounts(tenantId: string): Promise<Bucket[]> {
-  const [first, second] = await env.DB.batch<Bucket>([env.DB.prepare(LIVE_COUNTS).bind(tenantId), env.DB.prepare(LIVE_COUNTS_CONTINUED).bind(tenantId)]);
+  const [first, second] = await shardD1().batch<Bucket>([shardD1().prepare(LIVE_COUNTS).bind(tenantId), shardD1().prepare(LIVE_COUNTS_CONTINUED).bind(tenantId)]);
   return [...first!.results, ...second!.results].filter((row) => row.value > 0);
 }
 
 async function maintainedCounts(tenantId: string): Promise<Bucket[]> {
-  const rows = await env.DB.prepare('SELECT subject, bucket, value FROM tenant_counts WHERE tenant_id = ? AND value <> 0').bind(tenantId).all<Bucket>();
+  const rows = await shardD1().prepare('SELECT subject, bucket, value FROM tenant_counts WHERE tenant_id = ? AND value <> 0').bind(tenantId).all<Bucket>();
   return rows.results;
 }
 
 const sorted = (rows: Bucket[]) => [...rows].sort((a, b) => `${a.subject} ${a.bucket}`.localeCompare(`${b.subject} ${b.bucket}`));
 
-describe('maintained counts and list positions (migrations/0006)', () => {
+describe('maintained counts and list positions (migrations/shard/0006)', () => {
   it('equal the live counts after creations, earns, status moves, redemptions and a cancel', async () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
@@ -83,7 +83,7 @@ describe('maintained counts and list positions (migrations/0006)', () => {
     expect(held).toBe(20);
     expect(responses.map((res) => res.status)).toEqual(Array(20).fill(201));
 
-    const positions = await env.DB.prepare('SELECT seq FROM customers WHERE tenant_id = ? ORDER BY seq').bind(tenant.id).all<{ seq: number }>();
+    const positions = await shardD1().prepare('SELECT seq FROM customers WHERE tenant_id = ? ORDER BY seq').bind(tenant.id).all<{ seq: number }>();
     expect(positions.results.map((row) => row.seq)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
     const seen: string[] = [];
     for (let page = 1; page <= 3; page += 1) {

@@ -8,7 +8,7 @@ import { runContext } from '../../src/services/context';
 import { adjustXp } from '../../src/services/ledger';
 import { createTier, updateTier } from '../../src/services/tiers';
 import { createCustomer } from '../support/ledger';
-import { createTenant, db, services } from '../support/world';
+import { createTenant, db, directory, services } from '../support/world';
 
 /** A time no test would reach by accident: whatever a service stamps with it came from its context's clock. */
 const SET = new Date('2031-05-04T03:02:01.123Z');
@@ -40,9 +40,9 @@ describe('services read the time from their context (src/services/context.ts)', 
     const sub = newId('sub');
     const later = new Date(SET.getTime() + 60_000);
     const claims = { sub, email: `${sub}@example.com`, email_verified: false };
-    const created = await signIn(runContext(env, { db: db(), now: at(SET) }), claims);
+    const created = await signIn(runContext(env, { directory: directory(), now: at(SET) }), claims);
     expect(created).toMatchObject({ createdAt: SET.toISOString(), updatedAt: SET.toISOString() });
-    const refreshed = await signIn(runContext(env, { db: db(), now: at(later) }), { ...claims, email_verified: true });
+    const refreshed = await signIn(runContext(env, { directory: directory(), now: at(later) }), { ...claims, email_verified: true });
     expect(refreshed).toMatchObject({ emailVerified: true, createdAt: SET.toISOString(), updatedAt: later.toISOString() });
   });
 });

@@ -11,7 +11,7 @@ import { createCustomerViaApi } from '../support/customers';
 import { expectOk } from '../support/http';
 import { testKeys } from '../support/keys';
 import { deliver, operationIds, relayerEnv, runCron, settleAll } from '../support/settlement';
-import { createTenant, createTestApiKey, db, portalCall, services } from '../support/world';
+import { createTenant, createTestApiKey, db, portalCall, services, TEST_SHARD } from '../support/world';
 
 const DEAD_RPC = 'http://127.0.0.1:9';
 let relayer: Awaited<ReturnType<typeof fundedRelayer>>;
@@ -101,7 +101,7 @@ describe('settlement failures: recorded, retried with backoff, never a stall or 
     const sent: unknown[] = [];
     const recorder = { send: async (body: unknown) => void sent.push(body), sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages.map((m) => m.body)) };
     await runCron(relayerEnv(relayer.privateKey, { SETTLEMENT_QUEUE: recorder as unknown as Bindings['SETTLEMENT_QUEUE'] }));
-    expect(sent).toContainEqual({ operationId: stranded });
+    expect(sent).toContainEqual({ operationId: stranded, shard: TEST_SHARD });
   });
 
   it('never puts the wallet mnemonic or relayer key in a response', async () => {

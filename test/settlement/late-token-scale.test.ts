@@ -18,7 +18,7 @@ import { fundedRelayer, publicClientFor } from '../support/chain';
 import { expectOk } from '../support/http';
 import { randomAddress } from '../support/rewards';
 import { deliver, relayerEnv, runCron } from '../support/settlement';
-import { db, portalCall } from '../support/world';
+import { db, portalCall, shardRun } from '../support/world';
 import { deployedAsset, newWorld } from './fixtures';
 
 const CUSTOMERS = 1_000;
@@ -54,7 +54,7 @@ async function customersWithXp(tenantId: string) {
 /** One cron's worth of opening, counted statement by statement on the real binding. */
 async function measuredOpening() {
   const cost = newCost();
-  const summary = await openXpTokens(runContext(runEnv, { db: createDatabase(countingD1(env.DB, cost)) }));
+  const summary = await openXpTokens(shardRun({ db: createDatabase(countingD1(db().$client, cost)) }, runEnv));
   return { summary, cost };
 }
 

@@ -16,7 +16,7 @@ import { openXpTokens } from '../../src/services/xp-openings';
 import { balanceOf, deployReference, fundedRelayer, publicClientFor, walletClientFor } from '../support/chain';
 import { expectOk } from '../support/http';
 import { deliver, relayerEnv, runCron, settleAll } from '../support/settlement';
-import { db, portalCall } from '../support/world';
+import { db, portalCall, shardRun } from '../support/world';
 import { adjust, attemptsOf, createAsset, createReward, deployedAsset, earn, getCustomer, getRedemption, newCustomer, newWorld, operationsOf, redeem, type World } from './fixtures';
 
 let relayer: { privateKey: Hex; address: Address };
@@ -97,7 +97,7 @@ describe('an XP token added to a live program', () => {
     const alice = await newCustomer(world);
     await earn(world, alice.id, 300);
     const xp = await deployedAsset(world, runEnv, xpToken);
-    await openXpTokens(runContext(runEnv, { db: db() }));
+    await openXpTokens(shardRun({ db: db() }, runEnv));
     const opening = (await openingOperation(xp.id ?? '', alice.id))!;
     expect(opening).toMatchObject({ kind: 'opening_mint', status: 'queued', amount: '300' });
     await deliver(runEnv, [opening.id]); // signed and sent; its receipt is not followed yet
@@ -135,13 +135,13 @@ describe('an XP token added to a live program', () => {
     const alice = await newCustomer(world);
     await earn(world, alice.id, 70);
     const xp = await deployedAsset(world, runEnv, xpToken);
-    await openXpTokens(runContext(runEnv, { db: db() }));
+    await openXpTokens(shardRun({ db: db() }, runEnv));
     const opening = (await openingOperation(xp.id ?? '', alice.id))!;
     await Promise.all([deliver(runEnv, [opening.id, opening.id]), deliver(runEnv, [opening.id])]);
     expect(await attemptsOf(opening.id)).toHaveLength(1);
     // The cursor as if the chunk's batch had never moved it: the same customers again.
     await db().update(onchainAssets).set({ openingCursor: 0, openingCompletedAt: null }).where(eq(onchainAssets.id, xp.id ?? ''));
-    await openXpTokens(runContext(runEnv, { db: db() }));
+    await openXpTokens(shardRun({ db: db() }, runEnv));
     await deliver(runEnv, [opening.id]);
     await settleEverything(world, xp.id ?? '');
     expect(await openingsOf(xp.id ?? '')).toHaveLength(1);

@@ -13,7 +13,7 @@ import { anvilRpc, fundedRelayer, publicClientFor, walletClientFor } from '../su
 import { callWorker, expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { deliver, operationIds, relayerEnv, runCron, settleAll } from '../support/settlement';
-import { db, gatewayCall, portalCall } from '../support/world';
+import { db, gatewayCall, portalCall, shardRun } from '../support/world';
 import { createAsset, createReward, deployedAsset, earn, getCustomer, getRedemption, newCustomer, newWorld, redeem, type World } from './fixtures';
 
 let relayer: { privateKey: Hex; address: Address };
@@ -201,7 +201,7 @@ describe("the relayer's balance", () => {
     expect(lowLines()).toHaveLength(1);
 
     // An hour later (the service's clock moved), once more.
-    const later = (ms: number) => runContext(watched, { db: db(), now: () => new Date(Date.now() + ms) });
+    const later = (ms: number) => shardRun({ db: db(), now: () => new Date(Date.now() + ms) }, watched);
     await watchRelayer(later(61 * 60 * 1000));
     expect(lowLines()).toHaveLength(2);
     // Funded above the threshold: nothing more is logged.

@@ -7,7 +7,7 @@ import { exportJobSchema, type ExportJobView } from '../../src/schemas/export';
 import { runContext } from '../../src/services/context';
 import { runExport, type ExportRunOptions } from '../../src/services/export-jobs';
 import { expectOk } from './http';
-import { db, portalCall, type TestMember } from './world';
+import { db, portalCall, shardRun, TEST_SHARD, type TestMember } from './world';
 
 /** Helpers of test/operations/exports*: request an export, run its message, download and parse the file. */
 
@@ -27,7 +27,7 @@ let messageSeq = 0;
 
 /** Hands the export ids to the Worker's operations consumer, as the Queues runtime would. */
 export async function deliverExports(exportIds: readonly string[]) {
-  const messages = exportIds.map((exportId) => ({ id: `opmsg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { kind: 'export', exportId } satisfies OperationMessage }));
+  const messages = exportIds.map((exportId) => ({ id: `opmsg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { kind: 'export', exportId, shard: TEST_SHARD } satisfies OperationMessage }));
   const batch = createMessageBatch<OperationMessage>('loyalty-operations', messages);
   const ctx = createExecutionContext();
   await worker.queue(batch, env);
@@ -36,7 +36,7 @@ export async function deliverExports(exportIds: readonly string[]) {
 
 /** Runs one export's message through the service with a smaller page or a larger part than in production. */
 export function runExportWith(exportId: string, options: ExportRunOptions) {
-  return runExport(runContext(env, { db: db() }), env, { kind: 'export', exportId }, options);
+  return runExport(shardRun({ db: db() }), env, { kind: 'export', exportId, shard: TEST_SHARD }, options);
 }
 
 /** Runs the export, then reads the job: completed, with its link. */

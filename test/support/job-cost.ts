@@ -4,6 +4,7 @@ import { createDatabase } from '../../src/db/client';
 import { runContext } from '../../src/services/context';
 import { runLotJobs } from '../../src/services/point-jobs';
 import { countingD1, newCost, type D1Cost } from '../cohorts/counting-d1';
+import { db, shardRun } from './world';
 
 /** Counting what the minute cron's point jobs issue, for the tests that prove them bounded (test/points/*scale*). */
 
@@ -19,6 +20,6 @@ export function expectNoScan(cost: D1Cost, rows: number) {
 /** One run of the point jobs at `at` over a binding that counts what it issues. */
 export async function measuredJobRun(at: Date) {
   const cost = newCost();
-  const summary = await runLotJobs(runContext(env, { db: createDatabase(countingD1(env.DB, cost)), now: () => at }));
+  const summary = await runLotJobs(shardRun({ db: createDatabase(countingD1(db().$client, cost)), now: () => at }));
   return { summary, cost };
 }

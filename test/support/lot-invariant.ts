@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { expect } from 'vitest';
+import { shardD1 } from './world';
 
 /**
  * The point lifecycle's invariant (CONTRACT.md, Point lifecycle; src/db/schema/points.ts), checked
@@ -82,7 +83,7 @@ export type LotInvariantOptions = {
 
 /** The rows breaking each part of the invariant, by part (empty lists when it holds). */
 export async function lotInvariantViolations(tenantId: string, options: LotInvariantOptions = {}): Promise<Record<string, unknown[]>> {
-  const d1 = options.d1 ?? env.DB;
+  const d1 = options.d1 ?? shardD1();
   const unbacked = JSON.stringify(options.unbacked ?? []);
   const names = Object.keys(CHECKS);
   const statements = names.map((name) => {

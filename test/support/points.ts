@@ -9,7 +9,7 @@ import { runContext } from '../../src/services/context';
 import { runLotJobs } from '../../src/services/point-jobs';
 import { expectOk, type JsonResponse } from './http';
 import { createCustomer } from './ledger';
-import { createTenant, createTestApiKey, db, gatewayCall, portalCall, type TestApiKey, type TestTenant } from './world';
+import { createTenant, createTestApiKey, db, gatewayCall, portalCall, shardRun, type TestApiKey, type TestTenant } from './world';
 
 /** The point lifecycle's test world (CONTRACT.md, Point lifecycle): credits, debits and lots through the HTTP surface, the minute jobs at a chosen instant. */
 
@@ -85,7 +85,7 @@ export async function transactionsOfType(w: PointsWorld, type: string, userId = 
 /** The minute cron's lot jobs as if they ran at `at` (every tenant of the file's database: assert on your own rows, not the summary). */
 export function runLotJobsAt(at: number | Date) {
   const instant = new Date(at);
-  return runLotJobs(runContext(env, { db: db(), now: () => instant }));
+  return runLotJobs(shardRun({ db: db(), now: () => instant }));
 }
 
 /** The resource ids of the tenant's recorded webhook events of one type (a string: the lifecycle's types may be newer than the enum). */

@@ -4,12 +4,13 @@ import { newId } from '../../src/lib/ids';
 import { BASE, type JsonResponse } from './http';
 import { signFresh } from './signing';
 import type { TestApiKey } from './world';
+import { TEST_SHARD, shardD1 } from './world';
 
 /**
  * Forces the interleaving a race needs, deterministically and without timers.
  *
- * Every request runs through the whole app (as SELF does) with its own D1 binding. The first D1
- * round trip of a request (a batch, or a single statement) whose SQL matches `gate` is held until
+ * Every request runs through the whole app (as SELF does) with its own D1 bindings (the test
+ * shard's and the directory's, gated alike). The first D1 round trip of a request (a batch, or a single statement) whose SQL matches `gate` is held until
  * every request is either held there or already answered; then all held round trips go to D1
  * together. So each request has done all its reads and checks before any of them writes: code that
  * relies on a check-then-write in separate round trips fails these tests, code whose write is
@@ -34,10 +35,10 @@ export async function race(requests: Request[], gate: RegExp, options: { inOrder
 
 /** A request as a task of `raceTasks`: through the whole app (as SELF) over the binding it is given, answered once its waitUntil work is done. */
 export function requestTask(request: Request, app = createApp()) {
-  return async (d1: D1Database): Promise<JsonResponse> => {
+  return async (d1: D1Database, directory: D1Database = env.DB): Promise<JsonResponse> => {
     const ctx = createExecutionContext();
     try {
-      const response = await app.fetch(request, { ...env, DB: d1 }, ctx);
+      const response = await app.fetch(request, { ...env, DB: directory, [TEST_SHARD]: d1 }, ctx);
       const text = await response.text();
       let body: unknown = text;
       try {
@@ -53,11 +54,11 @@ export function requestTask(request: Request, app = createApp()) {
 }
 
 /**
- * `race` for any work that takes a D1 binding: a request, or a cron job run with its own
- * `runContext` (e.g. the lot jobs racing a reversal). Each task gets its own gated binding; the
+ * `race` for any work that takes D1 bindings (the shard's, then the directory's): a request, or a
+ * cron job run with its own context (e.g. the lot jobs racing a reversal). Each task gets its own gated bindings; the
  * gate, `inOrder` and `held` are as in `race` (a task's first matching round trip is held).
  */
-export async function raceTasks<T>(tasks: ((d1: D1Database) => Promise<T>)[], gate: RegExp, options: { inOrder?: boolean } = {}): Promise<{ results: T[]; held: number }> {
+export async function raceTasks<T>(tasks: ((d1: D1Database, directory: D1Database) => Promise<T>)[], gate: RegExp, options: { inOrder?: boolean } = {}): Promise<{ results: T[]; held: number }> {
   let answered = 0;
   let released = false;
   const waiting = new Map<number, { go: () => void; back: Promise<void> }>();
@@ -76,7 +77,7 @@ export async function raceTasks<T>(tasks: ((d1: D1Database) => Promise<T>)[], ga
     }
   };
 
-  const run = async (task: (d1: D1Database) => Promise<T>, index: number): Promise<T> => {
+  const run = async (task: (d1: D1Database, directory: D1Database) => Promise<T>, index: number): Promise<T> => {
     let reached = false;
     /** Waits for the release; the returned callback reports that the held round trip came back. */
     const atGate = async (): Promise<() => void> => {
@@ -91,7 +92,7 @@ export async function raceTasks<T>(tasks: ((d1: D1Database) => Promise<T>)[], ga
       return back;
     };
     try {
-      return await task(gatedD1(env.DB, gate, atGate));
+      return await task(gatedD1(shardD1(), gate, atGate), gatedD1(env.DB, gate, atGate));
     } finally {
       if (!reached) {
         // Done without reaching the gate: it must not keep the others waiting.

@@ -3,7 +3,7 @@ import { inArray } from 'drizzle-orm';
 import { onchainOperations } from '../../src/db/schema';
 import type { Bindings, SettlementMessage } from '../../src/env';
 import worker from '../../src/index';
-import { db } from './world';
+import { db, TEST_SHARD } from './world';
 
 /** The Worker's environment with this test file's own funded relayer (one key = one nonce sequence). */
 export function relayerEnv(relayerPrivateKey: string, overrides: Partial<Bindings> = {}): Bindings {
@@ -14,7 +14,7 @@ let messageSeq = 0;
 
 /** Delivers settlement messages to the Worker's queue handler, as the Queues runtime would; returns acks and retries. */
 export async function deliver(runEnv: Bindings, operationIds: readonly string[]) {
-  const messages = operationIds.map((operationId) => ({ id: `msg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { operationId } satisfies SettlementMessage }));
+  const messages = operationIds.map((operationId) => ({ id: `msg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { operationId, shard: TEST_SHARD } satisfies SettlementMessage }));
   const batch = createMessageBatch<SettlementMessage>("loyalty-settlement", messages);
   const ctx = createExecutionContext();
   await worker.queue(batch, runEnv);

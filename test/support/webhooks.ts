@@ -9,7 +9,7 @@ import { newId } from '../../src/lib/ids';
 import { webhookEndpointWithSecretSchema, type WebhookEndpointView } from '../../src/schemas/webhook';
 import { webhookEventSchema } from '../../src/schemas/webhook-event';
 import { expectOk } from './http';
-import { db, portalCall, type TestMember } from './world';
+import { db, portalCall, TEST_SHARD, type TestMember } from './world';
 
 /** A request as the receiver (test/support/webhook-receiver.ts) recorded it. */
 export type ReceivedWebhook = { path: string; headers: Record<string, string>; body: string };
@@ -37,7 +37,7 @@ let messageSeq = 0;
 
 /** Hands delivery ids to the Worker's webhook consumer, as the Queues runtime would. */
 export async function deliverWebhooks(deliveryIds: readonly string[], runEnv: Bindings = env) {
-  const messages = deliveryIds.map((deliveryId) => ({ id: `whmsg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { deliveryId } satisfies WebhookMessage }));
+  const messages = deliveryIds.map((deliveryId) => ({ id: `whmsg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { deliveryId, shard: TEST_SHARD } satisfies WebhookMessage }));
   const batch = createMessageBatch<WebhookMessage>('loyalty-webhooks', messages);
   const ctx = createExecutionContext();
   await worker.queue(batch, runEnv);

@@ -1,18 +1,42 @@
+import type { Bindings } from '../../src/env';
 import { env } from 'cloudflare:test';
 import { createDatabase } from '../../src/db/client';
-import { accounts, memberships, tenants, type Role } from '../../src/db/schema';
+import { accounts, apiKeyDirectory, directoryTenants, memberships, tenants, type Role } from '../../src/db/schema';
+import { shardsOf } from '../../src/data/shards';
+import type { ShardName } from '../../src/domain/shards';
 import { newId } from '../../src/lib/ids';
 import { createApiKey } from '../../src/services/api-keys';
-import { forTenant, runContext, type RunContext, type ServiceContext } from '../../src/services/context';
+import { forTenant, onShard, runContext, type ServiceContext } from '../../src/services/context';
 import { call } from './http';
 import { signFresh } from './signing';
 import { newIdentity, portalToken } from './tokens';
 
-export const db = () => createDatabase(env.DB);
+/**
+ * The shard every test tenant lives in: the Worker under test pins new tenants to it (PINNED_SHARD
+ * in vitest.config.mts), but in test/shards, which places them on both.
+ */
+export const TEST_SHARD = env.PINNED_SHARD as ShardName;
+const [testShard] = shardsOf(env, [TEST_SHARD]);
 
-/** A services context for `tenantId` on the test database, as a request's (src/services/context.ts); `fields` replace its clock, onchain context, ... */
-export function services(tenantId: string, fields: Partial<RunContext> = {}): ServiceContext {
-  return { ...forTenant(runContext(env, { db: db() }), tenantId), ...fields };
+/** The test tenants' shard database (its binding, and a Drizzle client over it): their customers, ledger, rules... */
+export const shardD1 = () => testShardBinding().d1;
+export const db = () => createDatabase(shardD1());
+/** The directory database: accounts, tenants and their shards, memberships, the relayer's nonces. */
+export const directory = () => createDatabase(env.DB);
+
+/** A services context for `tenantId` on the test shard, as a request's (src/services/context.ts); `fields` replace its clock, onchain context, ... */
+export function services(tenantId: string, fields: Partial<ServiceContext> = {}): ServiceContext {
+  return { ...forTenant(shardRun(), tenantId), ...fields };
+}
+
+/** A run on the test shard (a cron job's or a queue consumer's context); `fields` replace its clock, ... */
+export function shardRun(fields: Partial<ServiceContext> = {}, runEnv: Bindings = env) {
+  return { ...onShard(runContext(runEnv), testShardBinding()), ...fields };
+}
+
+function testShardBinding() {
+  if (!testShard) throw new Error(`${TEST_SHARD} is not bound`);
+  return testShard;
 }
 
 export type TestMember = { accountId: string; sub: string; email: string; token: string; role: Role };
@@ -22,7 +46,7 @@ export type TestTenant = { id: string; name: string; slug: string; owner: TestMe
 export async function createPerson(label = 'person'): Promise<Omit<TestMember, 'role'>> {
   const identity = newIdentity(label);
   const accountId = newId('acc');
-  await db().insert(accounts).values({ id: accountId, sub: identity.sub, email: identity.email, emailVerified: true, username: identity.username });
+  await directory().insert(accounts).values({ id: accountId, sub: identity.sub, email: identity.email, emailVerified: true, username: identity.username });
   const token = await portalToken({ sub: identity.sub, email: identity.email, username: identity.username });
   return { accountId, sub: identity.sub, email: identity.email, token };
 }
@@ -32,6 +56,7 @@ export async function createTenant(label = 'tenant'): Promise<TestTenant> {
   const id = newId('ten');
   const slug = `${label}-${id.slice(-10)}`;
   await db().insert(tenants).values({ id, name: `Tenant ${slug}`, slug });
+  await directory().insert(directoryTenants).values({ id, name: `Tenant ${slug}`, slug, shard: TEST_SHARD });
   const owner = await addMember(id, 'super_admin');
   return { id, name: `Tenant ${slug}`, slug, owner };
 }
@@ -39,8 +64,14 @@ export async function createTenant(label = 'tenant'): Promise<TestTenant> {
 /** Adds a new person to the tenant with the given role. */
 export async function addMember(tenantId: string, role: Role): Promise<TestMember> {
   const person = await createPerson(role);
-  await db().insert(memberships).values({ id: newId('mem'), tenantId, accountId: person.accountId, email: person.email, role, status: 'active' });
+  const membership = { id: newId('mem'), tenantId, accountId: person.accountId, email: person.email, role, status: 'active' } as const;
+  await Promise.all([directory().insert(memberships).values(membership), db().insert(memberships).values(membership)]);
   return { ...person, role };
+}
+
+/** Records a key id written straight into the shard in the directory, as creating a key does (the gateway finds keys there). */
+export async function registerKeyId(keyId: string, tenantId: string): Promise<void> {
+  await directory().insert(apiKeyDirectory).values({ keyId, tenantId });
 }
 
 export type TestApiKey = { id: string; keyId: string; secret: string; tenantId: string };

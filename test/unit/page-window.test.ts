@@ -35,7 +35,7 @@ describe('pageWindow', () => {
 });
 
 describe('countBucket', () => {
-  it('names the buckets migrations/0006 writes', () => {
+  it('names the buckets migrations/shard/0006 writes', () => {
     expect(countBucket({})).toBe('all');
     expect(countBucket({ status: 'active' })).toBe('status=active');
     expect(countBucket({ type: 'xp_earn' })).toBe('type=xp_earn');

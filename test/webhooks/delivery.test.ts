@@ -15,7 +15,7 @@ import { callWorker, expectError, expectOk } from '../support/http';
 import { gatewayRequest } from '../support/race';
 import { runCron } from '../support/settlement';
 import { createEndpoint, deliverPending, deliverWebhooks, deliveriesOf, eventsOf, newInbox, received, verifiedEvent } from '../support/webhooks';
-import { createTenant, createTestApiKey, db, gatewayCall, portalCall, type TestTenant } from '../support/world';
+import { createTenant, createTestApiKey, db, gatewayCall, portalCall, shardRun, type TestTenant } from '../support/world';
 
 const path = (tenantId: string, rest = '') => `/api/v1/tenant/${tenantId}/webhook-endpoints${rest}`;
 const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
@@ -151,7 +151,7 @@ describe('webhook delivery', () => {
     const attemptAt = async (offsetMs: number) => {
       const now = new Date(start.getTime() + offsetMs);
       await db().update(webhookDeliveries).set({ nextAttemptAt: now.toISOString() }).where(eq(webhookDeliveries.id, delivery.id));
-      await attemptDelivery(runContext(env, { db: db(), now: () => now }), delivery.id, webhookSettings(config.config));
+      await attemptDelivery(shardRun({ db: db(), now: () => now }), delivery.id, webhookSettings(config.config));
       const [row] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
       return row!;
     };

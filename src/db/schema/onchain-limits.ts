@@ -55,18 +55,4 @@ export const deployLimitGuard = sqliteTable(
   () => [check('onchain_deploy_limit', sql`0`)],
 );
 
-/** The relayer's native balance per chain as the minute cron last read it, and when a low balance was last logged. */
-export const relayerBalances = sqliteTable(
-  'relayer_balances',
-  {
-    chainId: integer('chain_id').notNull(),
-    address: text('address').notNull(),
-    /** Wei, as a decimal string. */
-    balance: text('balance').notNull(),
-    checkedAt: text('checked_at').notNull(),
-    lowBalanceLoggedAt: text('low_balance_logged_at'),
-  },
-  (t) => [primaryKey({ columns: [t.chainId, t.address] })],
-);
-
 export type OnchainContract = typeof onchainContracts.$inferSelect;

@@ -118,22 +118,6 @@ export const onchainOperations = sqliteTable(
   ],
 );
 
-/**
- * The next nonce to hand out per (chain, relayer), advanced in the same D1 batch that gives an
- * operation its nonce (data/settlement.ts), so concurrent consumers never collide or leave gaps.
- */
-export const relayerNonces = sqliteTable(
-  'relayer_nonces',
-  {
-    chainId: integer('chain_id').notNull(),
-    address: text('address').notNull(),
-    nextNonce: integer('next_nonce').notNull(),
-    genesisHash: text('genesis_hash').notNull(),
-    updatedAt: timestamps.updatedAt,
-  },
-  (t) => [primaryKey({ columns: [t.chainId, t.address] })],
-);
-
 export const blockchainTransactionStatuses = [
   'initialized',
   'submitted',

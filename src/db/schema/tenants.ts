@@ -1,29 +1,27 @@
-import { sql } from 'drizzle-orm';
-import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { id, tenantId, timestamps } from './columns';
 
+/**
+ * The shard's copy of its tenants, written once when a tenant is created (services/tenants.ts):
+ * what the tenant's own rows join (a redemption's receipt names its tenant) and what a shard's
+ * crons walk. The directory's `tenants` (schema/directory.ts) is the one that decides: a slug is
+ * unique there, not here, so a creation the directory refused leaves at most an unreachable row.
+ */
 export const tenants = sqliteTable('tenants', {
   id: id(),
   name: text('name').notNull(),
-  slug: text('slug').notNull().unique(),
-  ...timestamps,
-});
-
-/** A person who signs in to the CMS, identified by the identity provider's `sub`. */
-export const accounts = sqliteTable('accounts', {
-  id: id(),
-  sub: text('sub').notNull().unique(),
-  email: text('email').notNull(),
-  /** The identity provider's `email_verified` at the last sign-in: only a verified email may claim an invitation. */
-  emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
-  username: text('username').notNull(),
+  slug: text('slug').notNull(),
   ...timestamps,
 });
 
 export const roles = ['super_admin', 'admin', 'editor', 'viewer'] as const;
 export const membershipStatuses = ['invited', 'active'] as const;
 
-/** A person's role in one tenant. An invitation has no account until that email first signs in. */
+/**
+ * A person's role in one tenant. An invitation has no account until that email first signs in.
+ * In the directory (sign-in, access, /user/me) and copied to the tenant's shard after every change
+ * a member route makes, where the audit log's triggers record it (services/members.ts).
+ */
 export const memberships = sqliteTable(
   'memberships',
   {
@@ -43,18 +41,6 @@ export const memberships = sqliteTable(
   ],
 );
 
-/**
- * Never holds a row (like api_key_guard): a portal request answered from a remembered membership
- * (src/data/member-cache.ts) that may write carries `INSERT ... SELECT WHERE NOT (membership still
- * as remembered)` first in its batch, so a changed membership aborts the whole batch.
- */
-export const portalMemberGuard = sqliteTable(
-  'portal_member_guard',
-  { membershipId: text('membership_id').notNull() },
-  () => [check('portal_member_not_confirmed', sql`0`)],
-);
-
 export type Tenant = typeof tenants.$inferSelect;
-export type Account = typeof accounts.$inferSelect;
 export type Membership = typeof memberships.$inferSelect;
 export type Role = (typeof roles)[number];

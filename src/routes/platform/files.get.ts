@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../app-env';
 import type { Config } from '../../config';
 import { fileParams, fileQuery } from '../../schemas/export';
-import { runContext } from '../../services/context';
+import { requestContext } from '../../middleware/services';
 import { openExportFile, type LinkSettings } from '../../services/exports';
 import { errorResponses } from '../openapi';
 
@@ -37,7 +37,7 @@ const route = createRoute({
 
 export function registerFilesGet(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const ctx = runContext(c.env, { db: c.get('db'), requestId: c.get('requestId') });
+    const ctx = requestContext(c);
     const { exportId } = c.req.valid('param');
     const file = await openExportFile(ctx, { exportId, ...c.req.valid('query') }, c.get('config').API_KEY_ENCRYPTION_KEY, c.env.FILES);
     return c.body(file.body, 200, {

@@ -6,6 +6,7 @@ import { errorResponses, jsonBody, okResponse } from '../openapi';
 import { createTenantBodySchema, tenantSchema } from '../../schemas/tenant';
 import { createTenant } from '../../services/tenants';
 import { portalSecurity } from '../portal/security';
+import { requestContext } from '../../middleware/services';
 
 /**
  * Runs before body validation: a closed sign-up refuses whatever was sent. (A mistyped setting
@@ -34,7 +35,7 @@ const route = createRoute({
 
 export function registerTenantCreate(app: OpenAPIHono<AccountEnv>) {
   app.openapi(route, async (c) => {
-    const data = await createTenant(c.get('db'), { account: c.get('account'), ...c.req.valid('json') });
+    const data = await createTenant(requestContext(c), { account: c.get('account'), ...c.req.valid('json') }, c.get('config').PINNED_SHARD);
     return c.json({ success: true as const, data }, 201);
   });
 }

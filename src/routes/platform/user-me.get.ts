@@ -4,6 +4,7 @@ import { errorResponses, okResponse } from '../openapi';
 import { currentAccountSchema } from '../../schemas/account';
 import { getCurrentAccount } from '../../services/accounts';
 import { portalSecurity } from '../portal/security';
+import { requestContext } from '../../middleware/services';
 
 const route = createRoute({
   method: 'get',
@@ -20,7 +21,7 @@ const route = createRoute({
 
 export function registerUserMe(app: OpenAPIHono<AccountEnv>) {
   app.openapi(route, async (c) => {
-    const data = await getCurrentAccount(c.get('db'), c.get('account'));
+    const data = await getCurrentAccount(requestContext(c), c.get('account'));
     return c.json({ success: true as const, data }, 200);
   });
 }
