@@ -16,6 +16,7 @@ import { measureRounds, measureScale, soak, type Log, type Servers } from './lib
 import { parseBenchOptions, type BenchOptions } from './lib/options';
 import { migrate, prepareFresh, startBaseline, startWorker } from './lib/prepare';
 import { IMPORTS, measureImports } from './lib/imports';
+import { measureShards, SHARDS_MEASUREMENT } from './lib/shards';
 import { stopAll, stopEverythingOnExit } from './lib/processes';
 import { writeReport, type Report } from './lib/report';
 import { baselineRequests, workerRoutes, type Route } from './lib/routes';
@@ -81,8 +82,8 @@ async function main(): Promise<void> {
   log(`Worker ${servers.worker} (log ${paths.workerLog}), baseline ${servers.baseline}`);
   await runCronsOnce(servers.worker);
 
-  // `imports` and `exports` are measurements of their own, not routes: `--only imports` (or exports) runs one alone.
-  const measurements = [IMPORTS, EXPORTS_MEASUREMENT];
+  // `imports`, `exports` and `shards` are measurements of their own, not routes: `--only imports` (or exports, shards) runs one alone.
+  const measurements = [IMPORTS, EXPORTS_MEASUREMENT, SHARDS_MEASUREMENT];
   const routeNames = options.only.filter((name) => !measurements.includes(name));
   const wanted = (measurement: string) => options.only.length === 0 || options.only.includes(measurement);
   const routes = options.only.length > 0 && routeNames.length === 0 ? [] : workerRoutes(manifest, token, routeNames);
@@ -116,6 +117,10 @@ async function main(): Promise<void> {
   if (wanted(IMPORTS)) {
     log(`imports: ${options.importRows.toLocaleString('en')} customers, then their opening balances, through the queue, against a bare batched insert…`);
     report.imports = await measureImports(servers, manifest.tenants.large, token, options.importRows, log);
+  }
+  if (wanted(SHARDS_MEASUREMENT)) {
+    log(`shards: two tenants' concurrent earns on two shards against one, ${Math.max(1, options.rounds)} rounds of ${options.duration} s each…`);
+    report.shards = await measureShards({ baseUrl: servers.worker, token, rounds: options.rounds, connections: options.connections, seconds: options.duration, log });
   }
   if (options.soak) {
     log(`soak: ${options.soakSeconds} s at ${options.soakConnections} connections over every route…`);

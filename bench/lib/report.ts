@@ -11,6 +11,7 @@ import { ROOT } from '../../scripts/lib/dev-files';
 import { median, type LoadResult } from './load';
 import { IMPORT_WINDOW, type ImportRun } from './imports';
 import { exportLines, type ExportMeasurement } from './exports';
+import { shardsLines, type ShardsMeasurement } from './shards';
 import type { Rounds, ScaleRow } from './measure';
 import type { BenchOptions } from './options';
 import { RESULTS_DIR } from './state';
@@ -130,7 +131,7 @@ function importsTable(runs: ImportRun[], misses: string[]): string[] {
   return lines;
 }
 
-export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; imports?: ImportRun[]; exports?: ExportMeasurement[]; failures: string[] };
+export type Report = { rounds?: Rounds; scale?: ScaleRow[]; soak?: LoadResult; imports?: ImportRun[]; exports?: ExportMeasurement[]; shards?: ShardsMeasurement; failures: string[] };
 
 /** The whole report as markdown; also written to bench/results/latest.md. Returns the text and the misses. */
 export function writeReport(report: Report, options: BenchOptions): { text: string; misses: string[] } {
@@ -142,6 +143,7 @@ export function writeReport(report: Report, options: BenchOptions): { text: stri
   if (report.imports) lines.push('', '## Imports through the queue against a bare batched insert (tenant "large")', '', ...importsTable(report.imports, misses));
   if (report.soak) lines.push('', '## Soak', '', ...soakLines(report.soak, options, misses));
   if (report.exports) lines.push('', '## Export of tenant "large"', '', ...exportLines(report.exports));
+  if (report.shards) lines.push('', '## Concurrent writes of two tenants: two shards against one', '', ...shardsLines(report.shards));
   lines.push('', misses.length === 0 ? 'All targets met.' : `**MISS** (${misses.length}): ${misses.join('; ')}`);
   const text = `${lines.join('\n')}\n`;
   mkdirSync(RESULTS_DIR, { recursive: true });

@@ -4146,7 +4146,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4185,7 +4184,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4263,7 +4261,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4346,7 +4343,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4422,7 +4418,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4483,7 +4478,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4563,7 +4557,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4635,7 +4628,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4720,7 +4712,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4770,7 +4761,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4848,7 +4838,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4931,7 +4920,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5007,7 +4995,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5068,7 +5055,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5156,7 +5142,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5195,7 +5180,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5270,7 +5254,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5309,7 +5292,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5389,7 +5371,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5472,7 +5453,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5556,7 +5536,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5595,7 +5574,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5673,7 +5651,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5756,7 +5733,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5835,7 +5811,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5896,7 +5871,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5972,7 +5946,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6011,7 +5984,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6091,7 +6063,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6163,7 +6134,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6249,7 +6219,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6288,7 +6257,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6368,7 +6336,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6440,7 +6407,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6518,7 +6484,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6601,7 +6566,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6687,7 +6651,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6726,7 +6689,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6804,7 +6766,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6876,7 +6837,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6952,7 +6912,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6991,7 +6950,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7070,7 +7028,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7131,7 +7088,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7211,7 +7167,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7283,7 +7238,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7369,7 +7323,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7408,7 +7361,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7484,7 +7436,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7523,7 +7474,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7597,7 +7547,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7636,7 +7585,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7714,7 +7662,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7786,7 +7733,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7863,7 +7809,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7902,7 +7847,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7980,7 +7924,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8041,7 +7984,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8122,7 +8064,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8194,7 +8135,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8281,7 +8221,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8320,7 +8259,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8409,7 +8347,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8448,7 +8385,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8524,7 +8460,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8563,7 +8498,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8646,7 +8580,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8729,7 +8662,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8805,7 +8737,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8866,7 +8797,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8942,7 +8872,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8992,7 +8921,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9078,7 +9006,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9117,7 +9044,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9194,7 +9120,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9233,7 +9158,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9309,7 +9233,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9348,7 +9271,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9435,7 +9357,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9474,7 +9395,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9560,7 +9480,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9599,7 +9518,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9677,7 +9595,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9760,7 +9677,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9842,7 +9758,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9925,7 +9840,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10003,7 +9917,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10075,7 +9988,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10160,7 +10072,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10199,7 +10110,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10277,7 +10187,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10349,7 +10258,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10424,7 +10332,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10463,7 +10370,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10541,7 +10447,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10613,7 +10518,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10692,7 +10596,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10775,7 +10678,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10862,7 +10764,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10901,7 +10802,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10976,7 +10876,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11015,7 +10914,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11090,7 +10988,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11162,7 +11059,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11242,7 +11138,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11281,7 +11176,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11361,7 +11255,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11400,7 +11293,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11488,7 +11380,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11527,7 +11418,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11605,7 +11495,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11688,7 +11577,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11764,7 +11652,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11803,7 +11690,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11882,7 +11768,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11954,7 +11839,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12034,7 +11918,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12117,7 +12000,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12193,7 +12075,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12232,7 +12113,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12316,7 +12196,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12366,7 +12245,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12444,7 +12322,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12527,7 +12404,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12603,7 +12479,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12653,7 +12528,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12732,7 +12606,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12793,7 +12666,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12873,7 +12745,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12956,7 +12827,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13032,7 +12902,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13104,7 +12973,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13191,7 +13059,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13241,7 +13108,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13319,7 +13185,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13391,7 +13256,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13482,7 +13346,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13532,7 +13395,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13616,7 +13478,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13666,7 +13527,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13764,7 +13624,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13836,7 +13695,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13912,7 +13770,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13962,7 +13819,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14033,7 +13889,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14083,7 +13938,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14167,7 +14021,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14217,7 +14070,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14295,7 +14147,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14367,7 +14218,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14443,7 +14293,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14493,7 +14342,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14566,7 +14414,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14605,7 +14452,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14690,7 +14536,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14718,7 +14563,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14800,7 +14644,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14872,7 +14715,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14952,7 +14794,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15024,7 +14865,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15107,7 +14947,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15135,7 +14974,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15236,7 +15074,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15308,7 +15145,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15382,7 +15218,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15421,7 +15256,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15504,7 +15338,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15576,7 +15409,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15662,7 +15494,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15690,7 +15521,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15788,7 +15618,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15849,7 +15678,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15923,7 +15751,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15962,7 +15789,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16046,7 +15872,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16085,7 +15910,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16160,7 +15984,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16199,7 +16022,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16273,7 +16095,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16312,7 +16133,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16397,7 +16217,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16436,7 +16255,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16519,7 +16337,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16547,7 +16364,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16628,7 +16444,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16656,7 +16471,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16736,7 +16550,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16808,7 +16621,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16881,7 +16693,6 @@ export interface operations {
             /** @description Not authenticated; UNAUTHENTICATED or AUTH_INVALID_CREDENTIALS when the credentials are missing or wrong */
             401: {
                 headers: {
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16920,7 +16731,6 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The policies: `"per-key";q=<limit>;w=<seconds>, "per-tenant";q=<limit>;w=<seconds>` (gateway: each API key, and the tenant over all its keys) or `"per-account";q=<limit>;w=<seconds>` (portal). Every response past authentication carries it. */
                     "RateLimit-Policy"?: string;
-                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

@@ -124,11 +124,12 @@ export function withRequestIdHeader(document: OpenApiDocument): OpenApiDocument 
 /** The component of a tenant's answers' `X-D1-Bookmark` (src/middleware/bookmark.ts). */
 const BOOKMARK_HEADER = 'D1Bookmark';
 /** The paths of a tenant's data: the gateway's and the portal's under /tenant/{tenantId}. */
+const NO_SESSION = new Set(['401', '429']);
 const isTenantPath = (path: string) => path.startsWith('/gateway/') || path.startsWith('/tenant/{tenantId}');
 
 /**
- * Every answer of a tenant's operation documents `X-D1-Bookmark`, and a malformed one sent back is
- * a 400 (docs/INTEGRATION.md, "Reading your own writes").
+ * Every answer of a tenant's operation that reached its database documents `X-D1-Bookmark`, and a
+ * malformed one sent back is a 400 (docs/INTEGRATION.md, "Reading your own writes").
  */
 export function withBookmarks(document: OpenApiDocument): OpenApiDocument {
   const components = (document.components ??= {});
@@ -147,8 +148,9 @@ export function withBookmarks(document: OpenApiDocument): OpenApiDocument {
       const responses = item[method]?.responses;
       if (!responses) continue;
       addImplied(responses, { status: 400, because: 'BAD_REQUEST when X-D1-Bookmark is not a bookmark this API sent' });
-      for (const response of Object.values(responses)) {
-        if ('description' in response) response.headers = { ...response.headers, 'X-D1-Bookmark': { $ref: `#/components/headers/${BOOKMARK_HEADER}` } };
+      // Refused before the database (credentials, rate limit): no session, no bookmark.
+      for (const [status, response] of Object.entries(responses)) {
+        if ('description' in response && !NO_SESSION.has(status)) response.headers = { ...response.headers, 'X-D1-Bookmark': { $ref: `#/components/headers/${BOOKMARK_HEADER}` } };
       }
     }
   }

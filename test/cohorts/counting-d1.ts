@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../../src/index';
 import { callWorker, type JsonResponse } from '../support/http';
+import { sessionsThrough } from '../support/sessions';
 import { TEST_SHARD, shardD1 } from '../support/world';
 
 /**
@@ -86,7 +87,7 @@ export function countingD1(real: D1Database, cost: D1Cost, database: Counted = '
     },
     exec: (query: string) => real.exec(query),
     dump: () => real.dump(),
-    withSession: () => real.withSession(),
+    withSession: sessionsThrough(real, (binding) => countingD1(binding, cost, database)),
   } as unknown as D1Database;
 }
 

@@ -7,6 +7,7 @@ import { apiKeys } from '../../src/db/schema';
 import { generateCredential } from '../../src/domain/api-keys';
 import { newId } from '../../src/lib/ids';
 import { BASE, type JsonResponse } from '../support/http';
+import { sessionsThrough } from '../support/sessions';
 import { db, registerKeyId, shardD1, TEST_SHARD, type TestApiKey } from '../support/world';
 
 /**
@@ -20,28 +21,29 @@ export function recorder() {
   const trips: Trip[] = [];
   const sqlOf = new WeakMap<D1PreparedStatement, { real: D1PreparedStatement; sql: string }>();
   const recording = (database: 'directory' | 'shard', binding: D1Database) => {
-  const statement = (real: D1PreparedStatement, sql: string): D1PreparedStatement => {
-    const once = <T>(run: () => Promise<T>) => {
-      trips.push({ kind: 'd1', database, statements: [sql] });
-      return run();
+    const statement = (real: D1PreparedStatement, sql: string): D1PreparedStatement => {
+      const once = <T>(run: () => Promise<T>) => {
+        trips.push({ kind: 'd1', database, statements: [sql] });
+        return run();
+      };
+      const wrapped = {
+        bind: (...values: unknown[]) => statement(real.bind(...values), sql),
+        first: (column?: string) => once(() => (column === undefined ? real.first() : real.first(column))),
+        run: () => once(() => real.run()),
+        all: () => once(() => real.all()),
+        raw: (options?: { columnNames?: boolean }) => once(() => (options?.columnNames ? real.raw({ columnNames: true }) : real.raw())),
+      } as unknown as D1PreparedStatement;
+      sqlOf.set(wrapped, { real, sql });
+      return wrapped;
     };
-    const wrapped = {
-      bind: (...values: unknown[]) => statement(real.bind(...values), sql),
-      first: (column?: string) => once(() => (column === undefined ? real.first() : real.first(column))),
-      run: () => once(() => real.run()),
-      all: () => once(() => real.all()),
-      raw: (options?: { columnNames?: boolean }) => once(() => (options?.columnNames ? real.raw({ columnNames: true }) : real.raw())),
-    } as unknown as D1PreparedStatement;
-    sqlOf.set(wrapped, { real, sql });
-    return wrapped;
-  };
-  return {
-    prepare: (sql: string) => statement(binding.prepare(sql), sql),
-    batch: (statements: D1PreparedStatement[]) => {
-      trips.push({ kind: 'd1', database, statements: statements.map((s) => sqlOf.get(s)?.sql ?? '?') });
-      return binding.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
-    },
-  } as unknown as D1Database;
+    const recorded = {
+      prepare: (sql: string) => statement(binding.prepare(sql), sql),
+      batch: (statements: D1PreparedStatement[]) => {
+        trips.push({ kind: 'd1', database, statements: statements.map((s) => sqlOf.get(s)?.sql ?? '?') });
+        return binding.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
+      },
+    } as unknown as D1Database;
+    return Object.assign(recorded, { withSession: sessionsThrough(binding, (session) => recording(database, session)) });
   };
   const KV = new Proxy(env.KV, {
     get(target, property) {

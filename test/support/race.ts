@@ -3,6 +3,7 @@ import { createApp } from '../../src/app';
 import { newId } from '../../src/lib/ids';
 import { BASE, type JsonResponse } from './http';
 import { signFresh } from './signing';
+import { sessionsThrough } from './sessions';
 import type { TestApiKey } from './world';
 import { TEST_SHARD, shardD1 } from './world';
 
@@ -151,7 +152,7 @@ function gatedD1(real: D1Database, gate: RegExp, atGate: () => Promise<() => voi
       );
     },
     exec: (query: string) => real.exec(query),
-    withSession: (constraint?: string) => real.withSession(constraint),
+    withSession: sessionsThrough(real, (binding) => gatedD1(binding, gate, atGate)),
     dump: () => real.dump(),
   } as unknown as D1Database;
 }
