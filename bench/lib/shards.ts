@@ -59,6 +59,7 @@ function earns(tenants: readonly LoadTenant[]) {
 }
 
 export async function measureShards(input: { baseUrl: string; token: string; rounds: number; connections: number; seconds: number; log: (message: string) => void }): Promise<ShardsMeasurement> {
+  process.env.LOYALTY_URL = input.baseUrl; // scripts/lib/api-client.ts sends there: the Worker now running
   const run = Date.now().toString(36);
   const made = [await loadTenant(input.token, run, 1), await loadTenant(input.token, run, 2), await loadTenant(input.token, run, 3)];
   const placed = placements();

@@ -20,7 +20,7 @@ type Trip = { kind: 'd1'; database: 'directory' | 'shard'; statements: string[] 
 export function recorder() {
   const trips: Trip[] = [];
   const sqlOf = new WeakMap<D1PreparedStatement, { real: D1PreparedStatement; sql: string }>();
-  const recording = (database: 'directory' | 'shard', binding: D1Database) => {
+  const recording = (database: 'directory' | 'shard', binding: D1Database): D1Database => {
     const statement = (real: D1PreparedStatement, sql: string): D1PreparedStatement => {
       const once = <T>(run: () => Promise<T>) => {
         trips.push({ kind: 'd1', database, statements: [sql] });
