@@ -43,7 +43,10 @@ async function loadTenant(token: string, run: string, index: number): Promise<Om
   const created = await must<{ key_id: string; secret: string }>('API key', 'POST', `/tenant/${tenant.id}/api-keys`, { token, body: { name: 'shards load' } });
   const key = { keyId: created.key_id, secret: created.secret };
   const customers: string[] = [];
-  for (let i = 0; i < CUSTOMERS_PER_TENANT; i += 1) customers.push((await must<{ id: string }>('customer', 'POST', '/gateway/customers', { gatewayKey: key, body: { external_id: `load-${i}` } })).id);
+  for (let i = 0; i < CUSTOMERS_PER_TENANT; i += 1) {
+    const body = { external_id: `load-${i}` };
+    customers.push((await must<{ id: string }>('customer', 'POST', '/gateway/customers', { gatewayKey: key, idempotencyKey: `${slug}-${i}`, body })).id);
+  }
   return { id: tenant.id, key, customers };
 }
 
