@@ -3,7 +3,6 @@ import { createDatabase, type Database } from '../db/client';
 import { apiKeyDirectory, apiKeys, directoryTenants, type ApiKey } from '../db/schema';
 import type { Shard } from './shards';
 import { BoundedMap } from '../lib/bounded-map';
-import { rememberTenantShard } from './tenant-shards';
 
 /**
  * What the gateway needs to check a signature, and the shard of the key's tenant (where its status
@@ -70,7 +69,6 @@ export async function loadApiKeyForCache(directory: Database, shards: readonly S
     .limit(1);
   const shard = shards.find((candidate) => candidate.name === owner?.shard);
   if (!owner || !shard) return undefined;
-  rememberTenantShard(owner.tenantId, shard.name);
   const [key] = await createDatabase(shard.d1)
     .select({ id: apiKeys.id, keyId: apiKeys.keyId, tenantId: apiKeys.tenantId, secretCiphertext: apiKeys.secretCiphertext, status: apiKeys.status, expiresAt: apiKeys.expiresAt })
     .from(apiKeys)

@@ -8,8 +8,7 @@ import { ridingStatement, wrappedDatabase } from './riding-statements';
  * transaction), and its results come back without theirs. Two leaders use it:
  *
  * - the API key status guard of a gateway request whose key came from a cache
- *   (middleware/gateway-auth.ts; docs/GATEWAY-AUTH.md "Confirmation in D1"), and the check that a
- *   remembered portal membership is unchanged (middleware/portal-auth.ts, data/member-guard.ts);
+ *   (middleware/gateway-auth.ts; docs/GATEWAY-AUTH.md "Confirmation in D1");
  * - the idempotency claim of a gateway write, which wraps the binding the guard made, so the guard
  *   leads and the claim follows (middleware/idempotency.ts, data/idempotency.ts claimStatements;
  *   docs/decisions/0060-write-round-trips.md).

@@ -6,7 +6,6 @@ import { forgetMember, rememberMember, type RememberedMember } from '../data/mem
 import type { Config } from '../config';
 import { createDatabase } from '../db/client';
 import { memberStillAsRemembered } from '../data/member-guard';
-import { rememberTenantShard } from '../data/tenant-shards';
 import { shardNamed, shardsOf } from '../data/shards';
 import type { AccountEnv, PortalEnv } from '../app-env';
 import type { Bindings } from '../env';
@@ -43,7 +42,6 @@ function setMember(c: Context<PortalEnv>, { account, membership, tenant }: Remem
   c.set('account', account);
   c.set('portalAuth', { account, tenant, role: membership.role });
   const shard = shardNamed(shardsOf(c.env, c.get('config').SHARDS), tenant.shard);
-  rememberTenantShard(tenant.id, shard.name);
   c.set('shard', shard);
   const session = requestSession(c, shard);
   c.set('db', createDatabase(session.binding));

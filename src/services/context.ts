@@ -3,7 +3,6 @@ import { parseShardNames } from '../domain/shards';
 import { createDatabase, type Database } from '../db/client';
 import { shardNamed, shardsOf, type Shard } from '../data/shards';
 import type { Bindings } from '../env';
-import { tenantShardName } from '../data/tenant-shards';
 
 /**
  * What a service runs with, built once per request by the surface's middleware
@@ -18,8 +17,6 @@ export type RunContext = {
   directory: Database;
   /** Every tenant shard, in the order SHARDS lists them. */
   shards: readonly Shard[];
-  /** The shard holding a tenant's data: remembered by the isolate, else read in the directory. */
-  shardOf(tenantId: string): Promise<Shard>;
   /**
    * The clock. A service reads the time only from here (and passes it to the data it writes), so
    * a test can set it; pure domain rules take `now` as a parameter.
@@ -65,12 +62,6 @@ export function runContext(env: Bindings, fields: { directory?: Database; now?: 
   return {
     directory,
     shards,
-    async shardOf(tenantId) {
-      const name = await tenantShardName(directory, tenantId);
-      const shard = shards.find((candidate) => candidate.name === name);
-      if (!shard) throw new Error(name === undefined ? `tenant ${tenantId} is in no shard` : `tenant ${tenantId} is in ${name}, which SHARDS does not list`);
-      return shard;
-    },
     now: fields.now ?? systemClock,
     get onchain() {
       return (onchain ??= onchainContext(env));
@@ -100,17 +91,11 @@ export function onMessageShard(ctx: RunContext, shard: unknown): ShardContext {
   return onShard(ctx, shardNamed(ctx.shards, String(shard)));
 }
 
-/** A tenant's context found through the directory (a queue message names its tenant). */
-export async function tenantContext(ctx: RunContext, tenantId: string): Promise<ServiceContext> {
-  return forTenant(onShard(ctx, await ctx.shardOf(tenantId)), tenantId);
-}
-
 /** The run's fields without copying `onchain` (a getter: built on first use, once per run). */
 function baseOf(ctx: RunContext): RunContext {
   return {
     directory: ctx.directory,
     shards: ctx.shards,
-    shardOf: ctx.shardOf,
     now: ctx.now,
     requestId: ctx.requestId,
     get onchain() {
