@@ -68,9 +68,6 @@ const workersProject = defineConfig({
         bindings: {
           TEST_DIRECTORY_MIGRATIONS: directoryMigrations,
           TEST_SHARD_MIGRATIONS: shardMigrations,
-          // Every tenant a test makes goes to SHARD_0 (test/support/world.ts `db()` reads it), but in
-          // test/shards, which runs the Worker unpinned and places tenants on both shards.
-          PINNED_SHARD: 'SHARD_0',
           AUTH_JWKS: JSON.stringify(testKeys.jwks),
           API_KEY_ENCRYPTION_KEY: testKeys.encryptionKey,
           WALLET_MNEMONIC: testKeys.walletMnemonic,

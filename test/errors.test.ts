@@ -96,7 +96,7 @@ describe('error envelope', () => {
   it('500 INTERNAL leaks no stack, SQL or driver text, only the request id', async () => {
     const tenant = await createTenant();
     // Make D1 fail for real: the route's table is gone (restored afterwards; storage is per file).
-    await shardD1().prepare('ALTER TABLE api_keys RENAME TO api_keys_hidden').run();
+    await shardD1(tenant.id).prepare('ALTER TABLE api_keys RENAME TO api_keys_hidden').run();
     const logged = errorLog();
     try {
       const res = await call('GET', keysPath(tenant), { headers: { ...bearer(tenant), 'x-request-id': 'req-test-500' } });
@@ -113,13 +113,13 @@ describe('error envelope', () => {
       // The details go to the log only, with the request id that the answer names.
       expect(logged()).toMatch(/"requestId":"req-test-500".*no such table: api_keys/);
     } finally {
-      await shardD1().prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
+      await shardD1(tenant.id).prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
     }
   });
 
   it('500 INTERNAL: the id made for a request without one is in the body, the header and the log line alike', async () => {
     const tenant = await createTenant();
-    await shardD1().prepare('ALTER TABLE api_keys RENAME TO api_keys_hidden').run();
+    await shardD1(tenant.id).prepare('ALTER TABLE api_keys RENAME TO api_keys_hidden').run();
     const logged = errorLog();
     try {
       const res = await call('GET', keysPath(tenant), { headers: bearer(tenant) });
@@ -128,7 +128,7 @@ describe('error envelope', () => {
       expect(res.headers.get('x-request-id')).toBe(requestId);
       expect(logged()).toContain(`"requestId":"${requestId}"`);
     } finally {
-      await shardD1().prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
+      await shardD1(tenant.id).prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
     }
   });
 });

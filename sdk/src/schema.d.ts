@@ -3679,7 +3679,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Where this request left the tenant's database (a D1 bookmark). Send the last one you received as the `X-D1-Bookmark` request header of your next requests: a read then sees at least your own writes, wherever it is served. Without it a read is served by the nearest copy of the database, which may not show a write made a moment ago. */
+        /** @description Where this request left the tenant's database (a D1 bookmark). Send the last one you received as the `X-D1-Bookmark` request header of your next requests: a read then sees at least your own writes, wherever it is served. Without it a portal read is served by the nearest copy of the database, which may not show a write made a moment ago; the gateway serves every request from the primary. */
         D1Bookmark: string;
         /** @description This request's id: the caller's own `X-Request-Id` when it sent one matching `^[A-Za-z0-9._:-]{1,128}$`, else a new `req_...`. A failure's `error.request_id` is the same id: quote it when you report the error. An idempotent replay (`Idempotent-Replayed: true`) answers the first request's body byte for byte, its `error.request_id` included, while this header names the replay. */
         RequestId: string;

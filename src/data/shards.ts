@@ -27,12 +27,12 @@ export function shardNamed(shards: readonly Shard[], name: string): Shard {
 export type ShardSession = { binding: D1Database; bookmark(): string | null };
 
 /**
- * Opens a session on the shard: from `bookmark` (the client's last one: it reads at least what it
- * wrote), else on the primary for a write, else wherever is nearest (a read replica). Drizzle and
+ * Opens a session on the shard from `start`: a bookmark (served by a copy at least that new),
+ * `first-primary` or `first-unconstrained` (the nearest copy, maybe a read replica). Drizzle and
  * LeadingD1 only prepare and batch, which a session does; the rest goes to the binding.
  */
-export function openSession(shard: Shard, start: { bookmark?: string; write: boolean }): ShardSession {
-  const session = shard.d1.withSession(start.bookmark ?? (start.write ? 'first-primary' : 'first-unconstrained'));
+export function openSession(shard: Shard, start: string): ShardSession {
+  const session = shard.d1.withSession(start);
   const binding: D1Database = {
     prepare: (query) => session.prepare(query),
     batch: (statements) => session.batch(statements),

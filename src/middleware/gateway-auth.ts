@@ -136,7 +136,7 @@ export function gatewayAuth() {
     c.set('gatewayAuth', { tenantId: key.tenantId, apiKeyId: key.id, keyId: key.keyId, signature, signatureExpiresAt });
     const shard = shardNamed(requestShards(c), key.shard);
     c.set('shard', shard);
-    const session = requestSession(c, shard);
+    const session = requestSession(c, shard, 'gateway');
     if (confirmed) {
       c.set('db', createDatabase(session.binding));
       await next();

@@ -43,7 +43,7 @@ function setMember(c: Context<PortalEnv>, { account, membership, tenant }: Remem
   c.set('portalAuth', { account, tenant, role: membership.role });
   const shard = shardNamed(shardsOf(c.env, c.get('config').SHARDS), tenant.shard);
   c.set('shard', shard);
-  const session = requestSession(c, shard);
+  const session = requestSession(c, shard, 'portal');
   c.set('db', createDatabase(session.binding));
   return session;
 }

@@ -138,7 +138,7 @@ export function withBookmarks(document: OpenApiDocument): OpenApiDocument {
     [BOOKMARK_HEADER]: {
       description:
         "Where this request left the tenant's database (a D1 bookmark). Send the last one you received as the `X-D1-Bookmark` request header of your next requests: a read then sees at least your own writes, wherever it is served. " +
-        'Without it a read is served by the nearest copy of the database, which may not show a write made a moment ago.',
+        'Without it a portal read is served by the nearest copy of the database, which may not show a write made a moment ago; the gateway serves every request from the primary.',
       schema: { type: 'string', pattern: BOOKMARK_FORMAT.source },
     },
   };

@@ -3,7 +3,7 @@ import { customers, type CustomerStatus } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { topCountriesSchema } from '../../src/schemas/analytics';
 import { expectError, expectOk } from '../support/http';
-import { addMember, createTenant, db, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, createTenantBeside, db, portalCall, type TestMember } from '../support/world';
 
 /**
  * Known dataset: DE 3 active fans (one reinstated), NL 3, FR 1, one active fan without a country;
@@ -15,7 +15,7 @@ async function dataset() {
     const id = newId('cus');
     return { id, tenantId, externalId: id, countryCode, status, createdAt };
   };
-  await db().insert(customers).values([
+  await db(tenant.id).insert(customers).values([
     row(tenant.id, 'DE', 'active', '2026-01-01T08:00:00.000Z'),
     row(tenant.id, 'DE', 'active', '2026-01-05T00:00:00.000Z'),
     row(tenant.id, 'DE', 'reinstated', '2026-01-10T23:59:59.999Z'),
@@ -27,8 +27,9 @@ async function dataset() {
     row(tenant.id, 'DE', 'pending', '2026-01-04T08:00:00.000Z'),
     row(tenant.id, null, 'active', '2026-01-07T08:00:00.000Z'),
   ]);
-  const other = await createTenant();
-  await db().insert(customers).values([row(other.id, 'FR', 'active', '2026-01-03T08:00:00.000Z'), row(other.id, 'FR', 'active', '2026-01-03T08:00:00.000Z')]);
+  // On the tenant's shard: only the query's tenant filter keeps its fans out.
+  const other = await createTenantBeside(tenant.id);
+  await db(other.id).insert(customers).values([row(other.id, 'FR', 'active', '2026-01-03T08:00:00.000Z'), row(other.id, 'FR', 'active', '2026-01-03T08:00:00.000Z')]);
   return { tenant };
 }
 

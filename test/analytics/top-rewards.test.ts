@@ -6,7 +6,7 @@ import { topRewardsSchema } from '../../src/schemas/analytics';
 import { createCustomer } from '../support/ledger';
 import { expectError, expectOk } from '../support/http';
 import { insertReward } from '../support/rewards';
-import { addMember, createTenant, db, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, createTenantBeside, db, portalCall, type TestMember } from '../support/world';
 
 /**
  * Known dataset: Alpha 2 counted (one pending), Bravo 2, Charlie 1 counted plus one canceled and one
@@ -18,7 +18,7 @@ async function dataset() {
   const [alpha, bravo, charlie] = [await insertReward(tenant.id, { title: 'Alpha' }), await insertReward(tenant.id, { title: 'Bravo' }), await insertReward(tenant.id, { title: 'Charlie' })];
   await insertReward(tenant.id, { title: 'Delta' });
   const row = (rewardId: string, status: Redemption['status'], createdAt: string) => ({ id: newId('red'), tenantId: tenant.id, userId, rewardId, status, xpSpent: 100, createdAt });
-  await db().insert(redemptions).values([
+  await db(tenant.id).insert(redemptions).values([
     row(bravo.id, 'completed', '2026-01-10T08:00:00.000Z'),
     row(bravo.id, 'completed', '2026-01-20T08:00:00.000Z'),
     row(alpha.id, 'completed', '2026-01-15T00:00:00.000Z'),
@@ -27,9 +27,10 @@ async function dataset() {
     row(charlie.id, 'canceled', '2026-01-12T08:00:00.000Z'),
     row(charlie.id, 'failed', '2026-01-13T08:00:00.000Z'),
   ]);
-  const other = await createTenant();
+  // On the tenant's shard: only the query's tenant filter keeps its redemption out.
+  const other = await createTenantBeside(tenant.id);
   const otherUser = await createCustomer(other.id);
-  await db().insert(redemptions).values({ id: newId('red'), tenantId: other.id, userId: otherUser, rewardId: (await insertReward(other.id, { title: 'Alpha' })).id, status: 'completed', xpSpent: 1 });
+  await db(other.id).insert(redemptions).values({ id: newId('red'), tenantId: other.id, userId: otherUser, rewardId: (await insertReward(other.id, { title: 'Alpha' })).id, status: 'completed', xpSpent: 1 });
   return { tenant, alpha, bravo, charlie };
 }
 

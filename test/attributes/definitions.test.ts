@@ -5,7 +5,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { attributeCreatedSchema, attributeDefinitionSchema, attributeValueEntrySchema } from '../../src/schemas/attribute';
 import { expectError, expectOk } from '../support/http';
 import { createCohort, defineAttribute, insertCustomer, rulesOf, setValues, tenantPath } from '../support/segments';
-import { addMember, createTenant, portalCall } from '../support/world';
+import { addMember, createTenant, createTenantBeside, portalCall } from '../support/world';
 
 const createPath = (tenantId: string) => tenantPath(tenantId, '/attributes');
 
@@ -53,7 +53,8 @@ describe('POST /tenant/{t}/attributes', () => {
 
   it('lets two tenants define the same key', async () => {
     const a = await createTenant();
-    const b = await createTenant();
+    // On a's shard: the uniqueness is per tenant, not per database.
+    const b = await createTenantBeside(a.id);
     await defineAttribute(a.owner, a.id, 'tier_hint', 'string');
     await defineAttribute(b.owner, b.id, 'tier_hint', 'string');
   });

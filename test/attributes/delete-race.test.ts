@@ -18,11 +18,11 @@ import { createTenant, db } from '../support/world';
 const writeGate = /insert into "customer_attribute_values"|delete from "attribute_definitions"/i;
 
 async function orphanValues(tenantId: string) {
-  const definition = db()
+  const definition = db(tenantId)
     .select({ id: attributeDefinitions.id })
     .from(attributeDefinitions)
     .where(and(eq(attributeDefinitions.tenantId, tenantId), eq(attributeDefinitions.id, customerAttributeValues.definitionId)));
-  return db().select().from(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenantId), notExists(definition)));
+  return db(tenantId).select().from(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenantId), notExists(definition)));
 }
 
 async function world(customerCount: number) {
@@ -57,7 +57,7 @@ describe('DELETE /tenant/{t}/attributes/{id} against concurrent value writes', (
     const { responses, held } = await race([deletion, write(customer!, { nickname: 'late', shoe_size: 42 })], writeGate, { inOrder: true });
     expect(held).toBe(2);
     expect(expectError(responses[1]!, 422, 'VALIDATION_FAILED').errors.map((e) => e.path)).toEqual(['values.nickname']);
-    const stored = await db().select().from(customerAttributeValues).where(eq(customerAttributeValues.tenantId, tenant.id));
+    const stored = await db(tenant.id).select().from(customerAttributeValues).where(eq(customerAttributeValues.tenantId, tenant.id));
     expect(stored).toEqual([]);
   });
 

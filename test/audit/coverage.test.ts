@@ -99,7 +99,7 @@ describe('the audit log of portal writes', () => {
   it.each(steps.map((step) => [step.operationId, step] as const))('%s records exactly one entry: the operation, the member, the target', async (operationId, step) => {
     const res = await step.run(w);
     expect(res.status, res.text).toBeLessThan(300);
-    const entries = await entriesOf(res);
+    const entries = await entriesOf(w.tenant.id, res);
     expect(entries).toHaveLength(1);
     const [entry] = entries;
     expect(entry).toMatchObject({ action: operationId, actor: { type: 'account', id: w.tenant.owner.accountId, label: w.tenant.owner.email }, request_id: res.headers.get('x-request-id') });
@@ -110,6 +110,6 @@ describe('the audit log of portal writes', () => {
   it('records nothing for a write that changes nothing (a simulation)', async () => {
     const res = await post('/earning-rules/simulate', { user_id: await customerWithXp(w.tenant.id, 0), type: 'order.paid' });
     expect(res.status).toBe(200);
-    expect(await entriesOf(res)).toEqual([]);
+    expect(await entriesOf(w.tenant.id, res)).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ function entry(tenantId: string, at: string, fields: Partial<typeof auditLog.$in
 describe('the audit log route', () => {
   it('lists newest first and narrows by actor, action, target and [from, to)', async () => {
     const tenant = await createTenant('audit-list');
-    await db().insert(auditLog).values([
+    await db(tenant.id).insert(auditLog).values([
       entry(tenant.id, '2026-01-01T00:00:00.000Z', { actorId: 'acc_a', action: 'createReward', targetId: 'rwd_1' }),
       entry(tenant.id, '2026-02-01T00:00:00.000Z', { actorId: 'acc_b', action: 'updateReward', targetId: 'rwd_1' }),
       entry(tenant.id, '2026-03-01T00:00:00.000Z', { actorId: 'acc_a', action: 'updateTier', targetId: 'tier_1', targetType: 'tier' }),
@@ -50,7 +50,11 @@ describe('the audit log route', () => {
   it("shows only the tenant's own entries; 403 to editors and viewers; 404 to a non-member", async () => {
     const tenant = await createTenant('audit-own');
     const other = await createTenant('audit-other');
-    await db().insert(auditLog).values([entry(tenant.id, new Date().toISOString()), entry(other.id, new Date().toISOString(), { targetId: 'rwd_other' })]);
+    const otherEntry = () => entry(other.id, new Date().toISOString(), { targetId: 'rwd_other' });
+    await db(tenant.id).insert(auditLog).values(entry(tenant.id, new Date().toISOString()));
+    // The other tenant's entry on its own shard, and one on this tenant's shard too (as if it shared
+    // the shard): the list must filter by tenant, not only read the right shard.
+    await Promise.all([db(other.id).insert(auditLog).values(otherEntry()), db(tenant.id).insert(auditLog).values(otherEntry())]);
     expect(expectOk(await list(tenant), 200, page).items.map((item) => item.target.id)).toEqual(['rwd_a']);
     expectError(await list(tenant, '?target_id=rwd_other', other.owner), 404, 'NOT_FOUND', 'Tenant not found');
     for (const role of ['editor', 'viewer'] as const) expectError(await list(tenant, '', await addMember(tenant.id, role)), 403, 'FORBIDDEN', `Your role (${role}) may not read audit log in this tenant`);
@@ -66,10 +70,10 @@ describe('the audit log route', () => {
   it(`the hourly cron deletes entries older than ${AUDIT_RETENTION_DAYS} days and keeps the rest`, async () => {
     const tenant = await createTenant('audit-retention');
     const ago = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
-    await db().insert(auditLog).values([entry(tenant.id, ago(AUDIT_RETENTION_DAYS + 1), { targetId: 'old' }), entry(tenant.id, ago(AUDIT_RETENTION_DAYS - 1), { targetId: 'kept' })]);
+    await db(tenant.id).insert(auditLog).values([entry(tenant.id, ago(AUDIT_RETENTION_DAYS + 1), { targetId: 'old' }), entry(tenant.id, ago(AUDIT_RETENTION_DAYS - 1), { targetId: 'kept' })]);
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: '0 * * * *', scheduledTime: Date.now() }), env, ctx);
     await waitOnExecutionContext(ctx);
-    expect((await db().select().from(auditLog).where(eq(auditLog.tenantId, tenant.id))).map((row) => row.targetId)).toEqual(['kept']);
+    expect((await db(tenant.id).select().from(auditLog).where(eq(auditLog.tenantId, tenant.id))).map((row) => row.targetId)).toEqual(['kept']);
   });
 });

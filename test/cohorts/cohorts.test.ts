@@ -8,12 +8,13 @@ import { customerSchema } from '../../src/schemas/customer';
 import { expectError, expectOk } from '../support/http';
 import { insertTier } from '../support/rewards';
 import { createCohort, defineAttribute, insertCustomer, memberIds, rulesOf, setValues, tenantPath } from '../support/segments';
-import { addMember, createTenant, portalCall } from '../support/world';
+import { addMember, createTenant, createTenantBeside, portalCall } from '../support/world';
 
 const planIsPro = rulesOf('and', { type: 'attribute', key: 'plan', op: 'eq', value: 'pro' });
 
-async function world() {
-  const tenant = await createTenant();
+/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
+async function world(beside?: string) {
+  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
   await defineAttribute(tenant.owner, tenant.id, 'plan', 'string');
   await defineAttribute(tenant.owner, tenant.id, 'age', 'number');
   const pro = await insertCustomer(tenant.id, { countryCode: 'DE' });
@@ -125,7 +126,7 @@ describe('POST /tenant/{t}/cohorts', () => {
 
   it('checks tier ids against the tenant: another tenant’s tier is a 422', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
+    const other = await createTenantBeside(tenant.id);
     const foreignTier = await insertTier(other.id, 'Gold', 100);
     const res = await portalCall(tenant.owner, 'POST', tenantPath(tenant.id, '/cohorts'), { name: 'Gold', rules: rulesOf('and', { type: 'tier', op: 'eq', value: foreignTier }) });
     expect(expectError(res, 422, 'VALIDATION_FAILED').errors[0]?.path).toBe('rules.predicates.0.value');
@@ -263,7 +264,7 @@ describe('GET /tenant/{t}/cohorts/{id}/members', () => {
 
   it("never counts or lists another tenant's customers, even when they match the rules", async () => {
     const mine = await world();
-    const theirs = await world();
+    const theirs = await world(mine.tenant.id);
     const byAttribute = await createCohort(mine.tenant.owner, mine.tenant.id, planIsPro, 'Pro');
     const byField = await createCohort(mine.tenant.owner, mine.tenant.id, rulesOf('or', { type: 'xp_balance', op: 'gte', value: '0' }), 'Everyone');
     expect(byAttribute.member_count).toBe(1);

@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import worker from '../../src/index';
 import { callWorker, type JsonResponse } from '../support/http';
 import { sessionsThrough } from '../support/sessions';
-import { TEST_SHARD, shardD1 } from '../support/world';
+import { shardBindings } from '../support/shards';
 
 /**
  * Instrumentation of the real D1 binding, not a mock: every statement runs on the test database as
@@ -94,8 +94,12 @@ export function countingD1(real: D1Database, cost: D1Cost, database: Counted = '
 export const newCost = (): D1Cost => ({ roundTrips: 0, concurrent: 0, statements: 0, rowsRead: 0, rowsWritten: 0, trips: [] });
 const IN_FLIGHT = Symbol('round trips in flight');
 
-/** The Worker's env with both databases counting into `cost`. */
-export const countingEnv = (cost: D1Cost) => ({ ...env, DB: countingD1(env.DB, cost, 'directory'), [TEST_SHARD]: countingD1(shardD1(), cost) });
+/** The Worker's env with the directory and every shard counting into `cost`. */
+export const countingEnv = (cost: D1Cost) => ({
+  ...env,
+  DB: countingD1(env.DB, cost, 'directory'),
+  ...Object.fromEntries(shardBindings().map(({ name, db }) => [name, countingD1(db, cost)])),
+});
 
 /** Sends `request` through the whole Worker with the counting bindings: the response (as `call` answers it) and what it cost. */
 export async function measured(request: Request): Promise<{ response: JsonResponse; cost: D1Cost }> {

@@ -60,10 +60,10 @@ describe(`at most ${MAX_COHORTS_PER_TENANT} cohorts per tenant`, () => {
   async function fillTo(tenantId: string, total: number) {
     const rows = Array.from({ length: total }, () => ({ id: newId('coh'), tenantId, name: 'Filler', rules: rulesOf('and', { type: 'status', op: 'eq', value: 'active' }), createdBy: 'acc_fixture' }));
     // D1 binds at most 100 parameters per statement: 10 rows each.
-    const [first, ...rest] = Array.from({ length: Math.ceil(total / 10) }, (_, i) => db().insert(cohorts).values(rows.slice(i * 10, i * 10 + 10)));
-    if (first) await db().batch([first, ...rest]);
+    const [first, ...rest] = Array.from({ length: Math.ceil(total / 10) }, (_, i) => db(tenantId).insert(cohorts).values(rows.slice(i * 10, i * 10 + 10)));
+    if (first) await db(tenantId).batch([first, ...rest]);
   }
-  const tenantCohorts = async (tenantId: string) => (await db().select({ value: count() }).from(cohorts).where(eq(cohorts.tenantId, tenantId)))[0]?.value;
+  const tenantCohorts = async (tenantId: string) => (await db(tenantId).select({ value: count() }).from(cohorts).where(eq(cohorts.tenantId, tenantId)))[0]?.value;
   const active = rulesOf('and', { type: 'status', op: 'eq', value: 'active' });
 
   it('answers 422 past the limit and stores nothing', async () => {

@@ -152,7 +152,7 @@ describe('cohort membership after each kind of write', () => {
     const id = newId('coh');
     const rules: MemoryRules = { operator: 'or', predicates: [{ type: 'xp_balance', op: 'gte', value: '300' }, { type: 'attribute', key: 'tags', op: 'contains', value: 'vip' }] };
     const stored = { ...rules, version: 1, predicates: rules.predicates.map((p) => ({ key: '', value: '', ...p })) };
-    await db().insert(cohorts).values({ id, tenantId: tenant.id, name: 'Saved before 0003', rules: stored, createdBy: tenant.owner.accountId });
+    await db(tenant.id).insert(cohorts).values({ id, tenantId: tenant.id, name: 'Saved before 0003', rules: stored, createdBy: tenant.owner.accountId });
     saved.push({ id, rules });
     await expectAllExact();
     await earn(5, 300);

@@ -103,17 +103,17 @@ function valueWrites(attributes: GeneratedCustomer['attributes']) {
 
 /** Replaces the tenant's customers and values with the generated ones, through the data layer. */
 async function store(generated: GeneratedCustomer[]): Promise<MemoryCustomer[]> {
-  await db().batch([
-    db().delete(customerAttributeValues).where(eq(customerAttributeValues.tenantId, tenant.id)),
-    db().delete(customers).where(eq(customers.tenantId, tenant.id)),
+  await db(tenant.id).batch([
+    db(tenant.id).delete(customerAttributeValues).where(eq(customerAttributeValues.tenantId, tenant.id)),
+    db(tenant.id).delete(customers).where(eq(customers.tenantId, tenant.id)),
   ]);
   const rows = generated.map((c) => ({ ...c, id: newId('cus') }));
   for (const row of rows) {
     const writes = valueWrites(row.attributes).filter((write) => write.stored !== null);
-    const insert = db()
+    const insert = db(tenant.id)
       .insert(customers)
       .values({ id: row.id, tenantId: tenant.id, externalId: row.id, status: row.status, countryCode: row.country, xpBalance: row.xpBalance, lifetimeXp: row.lifetimeXp });
-    await db().batch([insert, ...valueWriteStatements(db(), tenant.id, row.id, writes, new Date().toISOString())]);
+    await db(tenant.id).batch([insert, ...valueWriteStatements(db(tenant.id), tenant.id, row.id, writes, new Date().toISOString())]);
   }
   return rows;
 }
@@ -125,11 +125,11 @@ async function mutate(stored: MemoryCustomer[], next: GeneratedCustomer[]): Prom
     return id === undefined ? [] : [{ ...customer, id }];
   });
   for (const row of rows) {
-    const update = db()
+    const update = db(tenant.id)
       .update(customers)
       .set({ status: row.status, countryCode: row.country, xpBalance: row.xpBalance, lifetimeXp: row.lifetimeXp })
       .where(eq(customers.id, row.id));
-    await db().batch([update, ...valueWriteStatements(db(), tenant.id, row.id, valueWrites(row.attributes), new Date().toISOString())]);
+    await db(tenant.id).batch([update, ...valueWriteStatements(db(tenant.id), tenant.id, row.id, valueWrites(row.attributes), new Date().toISOString())]);
   }
   return rows;
 }

@@ -1,16 +1,18 @@
 import { env } from 'cloudflare:test';
 import { measuredCron, type D1Trip } from './counting-d1';
-import { shardD1 } from '../support/world';
+import { everyShard, shardD1 } from '../support/world';
 
 /** The cron that applies what requests left of cohort re-evaluations (src/jobs). */
 export const MINUTE_CRON = '* * * * *';
 
-/** Re-evaluations still pending, of one tenant or of all. */
+/** Re-evaluations still pending, of one tenant (on its shard) or of all (on every shard). */
 export async function pendingRecomputes(tenantId?: string): Promise<number> {
-  const query = tenantId === undefined
-    ? shardD1().prepare('select count(*) as n from cohort_recomputes')
-    : shardD1().prepare('select count(*) as n from cohort_recomputes where tenant_id = ?').bind(tenantId);
-  return (await query.first<{ n: number }>())?.n ?? 0;
+  if (tenantId !== undefined) {
+    const row = await shardD1(tenantId).prepare('select count(*) as n from cohort_recomputes where tenant_id = ?').bind(tenantId).first<{ n: number }>();
+    return row?.n ?? 0;
+  }
+  const counts = await Promise.all(everyShard().map(async ({ d1 }) => (await d1.prepare('select count(*) as n from cohort_recomputes').first<{ n: number }>())?.n ?? 0));
+  return counts.reduce((total, n) => total + n, 0);
 }
 
 /** Runs the minute cron until no re-evaluation is pending: how many runs it took and every D1 round trip they made. */

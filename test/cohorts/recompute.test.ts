@@ -178,7 +178,7 @@ describe('writes while a re-evaluation is pending', () => {
     const { trips } = await finishRecomputes();
     expect(heaviestTrip(trips)).toBeLessThanOrEqual(ROWS_PER_TRIP);
     await expectExactCounts(busy);
-    const orphans = await shardD1().prepare('select count(*) as n from cohort_memberships where tenant_id = ? and cohort_id = ?').bind(busy.tenant.id, removed.id).first<{ n: number }>();
+    const orphans = await shardD1(busy.tenant.id).prepare('select count(*) as n from cohort_memberships where tenant_id = ? and cohort_id = ?').bind(busy.tenant.id, removed.id).first<{ n: number }>();
     expect(orphans?.n).toBe(0);
   });
 });

@@ -54,18 +54,18 @@ export async function seedCustomers(
     xp: xp(random),
   }));
   const customerInserts = chunks(rows).map((chunk) =>
-    db()
+    db(tenantId)
       .insert(customers)
       .values(
         chunk.map(({ id, createdAt, xp }) => ({ id, tenantId, externalId: id, status: 'active' as const, xpBalance: xp, lifetimeXp: xp, createdAt, updatedAt: createdAt })),
       ),
   );
   const valueInserts = chunks(rows).map((chunk) =>
-    db()
+    db(tenantId)
       .insert(customerAttributeValues)
       .values(chunk.map(({ id, bio }) => ({ tenantId, userId: id, definitionId: bioDefinitionId, valueText: bio }))),
   );
   const [first, ...rest] = [...customerInserts, ...valueInserts];
-  if (first) await db().batch([first, ...rest]);
+  if (first) await db(tenantId).batch([first, ...rest]);
   return rows.map(({ id, bio, xp }) => ({ id, status: 'active', country: null, xpBalance: xp, lifetimeXp: xp, attributes: { bio } }));
 }

@@ -19,12 +19,12 @@ const surfaces: Surface[] = [
 
 /** What the onchain indexer will write: a registered asset and the customer's holding of it. */
 async function seedHolding(tenantId: string, userId: string, symbol: string, balance: string) {
-  const [wallet] = await db().select().from(internalWallets).where(and(eq(internalWallets.tenantId, tenantId), eq(internalWallets.userId, userId)));
+  const [wallet] = await db(tenantId).select().from(internalWallets).where(and(eq(internalWallets.tenantId, tenantId), eq(internalWallets.userId, userId)));
   const assetId = newId('ast');
   const assetAddress = `0x${crypto.getRandomValues(new Uint8Array(20)).reduce((hex, byte) => hex + byte.toString(16).padStart(2, '0'), '')}`;
-  await db().batch([
-    db().insert(onchainAssets).values({ id: assetId, tenantId, type: 'erc20', chainId: 31337, assetAddress, decimals: 18, name: symbol, symbol, key: symbol.toLowerCase() }),
-    db().insert(customerAssetBalances).values({
+  await db(tenantId).batch([
+    db(tenantId).insert(onchainAssets).values({ id: assetId, tenantId, type: 'erc20', chainId: 31337, assetAddress, decimals: 18, name: symbol, symbol, key: symbol.toLowerCase() }),
+    db(tenantId).insert(customerAssetBalances).values({
       id: newId('bal'),
       tenantId,
       userId,

@@ -12,7 +12,7 @@ import { gatewayRequest, race } from '../support/race';
 import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
 
 async function walletOf(tenantId: string, userId: string) {
-  const rows = await db().select().from(internalWallets).where(and(eq(internalWallets.tenantId, tenantId), eq(internalWallets.userId, userId)));
+  const rows = await db(tenantId).select().from(internalWallets).where(and(eq(internalWallets.tenantId, tenantId), eq(internalWallets.userId, userId)));
   expect(rows).toHaveLength(1);
   return rows[0]!;
 }

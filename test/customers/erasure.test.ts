@@ -53,11 +53,11 @@ describe('erasing a person', () => {
     const erased = expectOk(await erase(w), 200, customerSchema);
     expect(erased).toMatchObject({ id: w.userId, email: null, username: null, country_code: 'DE', xp_balance: '200', lifetime_xp: '300' });
     expect(erased.external_id).toMatch(/^erased_[0-9a-f]{32}$/);
-    expect(await db().select().from(customerAttributeValues).where(eq(customerAttributeValues.userId, w.userId))).toEqual([]);
+    expect(await db(w.tenant.id).select().from(customerAttributeValues).where(eq(customerAttributeValues.userId, w.userId))).toEqual([]);
 
     // Idempotent: the same customer again, no second event.
     expect(expectOk(await erase(w), 200, customerSchema)).toEqual(erased);
-    const events = await db().select().from(webhookEvents).where(and(eq(webhookEvents.tenantId, w.tenant.id), eq(webhookEvents.type, 'customer.erased')));
+    const events = await db(w.tenant.id).select().from(webhookEvents).where(and(eq(webhookEvents.tenantId, w.tenant.id), eq(webhookEvents.type, 'customer.erased')));
     expect(events.map((event) => event.resourceId)).toEqual([w.userId]);
 
     const transactions = expectOk(await gatewayCall(w.key, 'GET', `/api/v1/gateway/internal-transactions?user_id=${w.userId}`), 200, pageSchema(internalTransactionSchema));
@@ -96,11 +96,11 @@ describe('erasing a person', () => {
     const sent = await received(w.inbox);
     expect(sent.map((request) => (JSON.parse(request.body) as { type: string }).type).sort()).toEqual(['customer.created', 'redemption.completed']);
     expect(sent.every((request) => showsPerson(w, request.body))).toBe(true);
-    const stored = await db().select({ payload: webhookEvents.payload }).from(webhookEvents).where(eq(webhookEvents.tenantId, w.tenant.id));
+    const stored = await db(w.tenant.id).select({ payload: webhookEvents.payload }).from(webhookEvents).where(eq(webhookEvents.tenantId, w.tenant.id));
     expect(stored.filter((event) => event.payload !== null && showsPerson(w, event.payload))).toHaveLength(2);
 
     expectOk(await erase(w), 200, customerSchema);
-    const after = await db().select({ payload: webhookEvents.payload }).from(webhookEvents).where(eq(webhookEvents.tenantId, w.tenant.id));
+    const after = await db(w.tenant.id).select({ payload: webhookEvents.payload }).from(webhookEvents).where(eq(webhookEvents.tenantId, w.tenant.id));
     expect(after.filter((event) => event.payload !== null && showsPerson(w, event.payload))).toEqual([]);
     await deliverPending(w.tenant.id);
     const bodies = (await received(w.inbox)).map((request) => JSON.parse(request.body) as { type: string; data: { data: { email: string | null } } });
@@ -113,7 +113,7 @@ describe('erasing a person', () => {
     const key = `upsert-${crypto.randomUUID()}`;
     const upsert = () => gatewayCall(w.key, 'POST', '/api/v1/gateway/customers', { body: { external_id: w.externalId, email: EMAIL }, idempotencyKey: key });
     expect((await upsert()).status).toBe(200);
-    const records = () => db().select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, w.tenant.id), eq(idempotencyRecords.key, key)));
+    const records = () => db(w.tenant.id).select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, w.tenant.id), eq(idempotencyRecords.key, key)));
     expect(await records()).toHaveLength(1);
     expectOk(await erase(w), 200, customerSchema);
     expect(await records()).toEqual([]);

@@ -6,13 +6,14 @@ import { customerSchema } from '../../src/schemas/customer';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
 import { gatewayRequest, race } from '../support/race';
-import { createTenant, createTestApiKey, db, gatewayCall } from '../support/world';
+import { createTenant, createTenantBeside, createTestApiKey, db, gatewayCall } from '../support/world';
 
 const PATH = '/api/v1/gateway/customers';
 const customerPage = pageSchema(customerSchema);
 
-async function gatewayTenant() {
-  const tenant = await createTenant();
+/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
+async function gatewayTenant(beside?: string) {
+  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
   return { tenant, key: await createTestApiKey(tenant.id) };
 }
 
@@ -67,14 +68,14 @@ describe('POST /gateway/customers', () => {
     const ids = results.map((res) => expectOk(res, res.status, customerSchema).id);
     expect(new Set(ids).size).toBe(1);
     // The losers' batches (customer and wallet) were rolled back whole: one wallet.
-    expect(await db().select().from(internalWallets).where(eq(internalWallets.userId, ids[0]!))).toHaveLength(1);
+    expect(await db(key.tenantId).select().from(internalWallets).where(eq(internalWallets.userId, ids[0]!))).toHaveLength(1);
     const list = expectOk(await gatewayCall(key, 'GET', `${PATH}?external_id=racer`), 200, customerPage);
     expect(list.total_count).toBe(1);
   });
 
   it('keeps one tenant\'s external_id apart from another\'s', async () => {
     const a = await gatewayTenant();
-    const b = await gatewayTenant();
+    const b = await gatewayTenant(a.tenant.id);
     const first = await createCustomerViaApi(a.key, { external_id: 'shared' });
     const second = await createCustomerViaApi(b.key, { external_id: 'shared' });
     expect(second.id).not.toBe(first.id);
@@ -127,7 +128,7 @@ describe('GET /gateway/customers', () => {
 
   it('pages: limit, page, total_pages, has_next_page; never another tenant\'s customers', async () => {
     const { key } = await gatewayTenant();
-    const other = await gatewayTenant();
+    const other = await gatewayTenant(key.tenantId);
     await createCustomerViaApi(other.key);
     const created = [];
     for (let i = 0; i < 5; i += 1) created.push(await createCustomerViaApi(key));

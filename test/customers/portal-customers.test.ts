@@ -8,19 +8,20 @@ import { customerSchema } from '../../src/schemas/customer';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
-import { addMember, createPerson, createTenant, createTestApiKey, db, portalCall } from '../support/world';
+import { addMember, createPerson, createTenant, createTenantBeside, createTestApiKey, db, portalCall } from '../support/world';
 
 const customerPage = pageSchema(customerSchema);
 
-async function tenantWithCustomer(body: Record<string, unknown> = {}) {
-  const tenant = await createTenant();
+/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
+async function tenantWithCustomer(body: Record<string, unknown> = {}, beside?: string) {
+  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
   const key = await createTestApiKey(tenant.id);
   const customer = await createCustomerViaApi(key, body);
   return { tenant, key, customer, base: `/api/v1/tenant/${tenant.id}/customers` };
 }
 
 async function setStatus(tenantId: string, id: string, status: CustomerStatus) {
-  await db().update(customers).set({ status }).where(and(eq(customers.tenantId, tenantId), eq(customers.id, id)));
+  await db(tenantId).update(customers).set({ status }).where(and(eq(customers.tenantId, tenantId), eq(customers.id, id)));
 }
 
 describe('GET /tenant/{t}/customers', () => {
@@ -29,7 +30,7 @@ describe('GET /tenant/{t}/customers', () => {
     await createCustomerViaApi(key, { external_id: 'john' });
     const viewer = await addMember(tenant.id, 'viewer');
 
-    const other = await tenantWithCustomer({ external_id: 'jane', email: 'jane@example.com' });
+    const other = await tenantWithCustomer({ external_id: 'jane', email: 'jane@example.com' }, tenant.id);
     const all = expectOk(await portalCall(viewer, 'GET', base), 200, customerPage);
     expect(all.total_count).toBe(2);
     expect(all.items.map((c) => c.id)).not.toContain(other.customer.id);

@@ -34,9 +34,9 @@ describe('reusable statements', () => {
     const first = await entryValues(tenant.id, { order: 'A-1' });
     const second = await entryValues(tenant.id, { order: 'B-2' });
     const before = builds;
-    await db().batch([insertEntry(db(), first), insertEntry(db(), second)]);
+    await db(tenant.id).batch([insertEntry(db(tenant.id), first), insertEntry(db(tenant.id), second)]);
     expect(builds - before).toBeLessThanOrEqual(1);
-    const [[row], [amount]] = await db().batch(readEntry(db(), { id: second.id, tenantId: tenant.id }));
+    const [[row], [amount]] = await db(tenant.id).batch(readEntry(db(tenant.id), { id: second.id, tenantId: tenant.id }));
     expect(row).toMatchObject({ id: second.id, userId: second.userId, metadata: { order: 'B-2' }, amount: 7 });
     expect(amount).toEqual({ amount: 7 });
   });
@@ -44,22 +44,22 @@ describe('reusable statements', () => {
   it('bind a null as SQL NULL, not as the column\'s encoding of null (a JSON column would store "null")', async () => {
     const tenant = await createTenant();
     const values = await entryValues(tenant.id, null);
-    await insertEntry(db(), values);
-    const stored = await db().$client.prepare('select metadata is null as storedNull from internal_transactions where id = ?').bind(values.id).first<{ storedNull: number }>();
+    await insertEntry(db(tenant.id), values);
+    const stored = await db(tenant.id).$client.prepare('select metadata is null as storedNull from internal_transactions where id = ?').bind(values.id).first<{ storedNull: number }>();
     expect(stored?.storedNull).toBe(1);
   });
 
   it('refuse a missing value by name instead of binding undefined', async () => {
     const tenant = await createTenant();
     const { metadata: _omitted, ...partial } = await entryValues(tenant.id, null);
-    expect(() => insertEntry(db(), partial as Entry)).toThrow('reusable statement: no value for "metadata"');
+    expect(() => insertEntry(db(tenant.id), partial as Entry)).toThrow('reusable statement: no value for "metadata"');
   });
 
   it('are tenant-scoped by their values: another tenant\'s id reads nothing', async () => {
     const [tenant, other] = await Promise.all([createTenant(), createTenant()]);
     const values = await entryValues(tenant.id, null);
-    await insertEntry(db(), values);
-    const [rows] = await db().batch(readEntry(db(), { id: values.id, tenantId: other.id }));
+    await insertEntry(db(tenant.id), values);
+    const [rows] = await db(tenant.id).batch(readEntry(db(tenant.id), { id: values.id, tenantId: other.id }));
     expect(rows).toEqual([]);
   });
 });

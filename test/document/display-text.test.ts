@@ -31,13 +31,13 @@ describe('onchain asset name and symbol (written into a deployed contract)', () 
     const res = await portalCall(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/onchain-assets`, { ...deploy, [field]: `LOY${char}X` });
     const error = expectError(res, 422, 'VALIDATION_FAILED');
     expect(error.errors).toEqual([{ path: field, message: expect.stringMatching(message(char)) }]);
-    expect(await db().select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
-    expect(await db().select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenant.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenant.id))).toEqual([]);
 
     const asset = await insertAssetRow(tenant.id);
     const patched = expectError(await portalCall(tenant.owner, 'PATCH', `/api/v1/tenant/${tenant.id}/onchain-assets/${asset.id}`, { [field]: `LOY${char}X` }), 422, 'VALIDATION_FAILED');
     expect(patched.errors.map((entry) => entry.path)).toEqual([field]);
-    const [stored] = await db().select().from(onchainAssets).where(and(eq(onchainAssets.tenantId, tenant.id), eq(onchainAssets.id, asset.id)));
+    const [stored] = await db(tenant.id).select().from(onchainAssets).where(and(eq(onchainAssets.tenantId, tenant.id), eq(onchainAssets.id, asset.id)));
     expect({ name: stored?.name, symbol: stored?.symbol }).toEqual({ name: asset.name, symbol: asset.symbol });
   });
 });

@@ -97,12 +97,12 @@ describe('portal metadata (rewards, onchain assets)', () => {
   it('reward create and PATCH 30,000 levels deep: 422 at metadata, nothing stored or changed', async () => {
     const tenant = await createTenant();
     expectRefusedAt(await portalRaw(tenant, 'POST', '/rewards', `{"title":"Deep","xp_cost":"10","metadata":${deep}}`), 'metadata', TOO_DEEP);
-    expect(await db().select().from(rewards).where(eq(rewards.tenantId, tenant.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(rewards).where(eq(rewards.tenantId, tenant.id))).toEqual([]);
     const reward = expectOk(await portalRaw(tenant, 'POST', '/rewards', '{"title":"Shallow","xp_cost":"10","metadata":{"sku":"S-1"}}'), 201, rewardSchema);
     expectRefusedAt(await portalRaw(tenant, 'PATCH', `/rewards/${reward.id}`, `{"metadata":${deep}}`), 'metadata', TOO_DEEP);
     expectRefusedAt(await portalRaw(tenant, 'PATCH', `/rewards/${reward.id}`, `{"metadata":${nested(MAX_JSON_DEPTH + 1)}}`), 'metadata', TOO_DEEP);
     expectRefusedAt(await portalRaw(tenant, 'PATCH', `/rewards/${reward.id}`, `{"metadata":${ofBytes(MAX_JSON_BYTES + 1)}}`), 'metadata', TOO_LARGE);
-    const [stored] = await db().select().from(rewards).where(eq(rewards.id, reward.id));
+    const [stored] = await db(tenant.id).select().from(rewards).where(eq(rewards.id, reward.id));
     expect(stored?.metadata).toEqual({ sku: 'S-1' });
     const atLimit = expectOk(await portalRaw(tenant, 'PATCH', `/rewards/${reward.id}`, `{"metadata":${nested(MAX_JSON_DEPTH)}}`), 200, rewardSchema);
     expect(JSON.stringify(atLimit.metadata)).toBe(nested(MAX_JSON_DEPTH));
@@ -113,11 +113,11 @@ describe('portal metadata (rewards, onchain assets)', () => {
     const create = (metadata: string) => portalRaw(tenant, 'POST', '/onchain-assets', `{"type":"erc20","chain_id":31337,"name":"Deep","symbol":"DP","decimals":0,"metadata":${metadata}}`);
     expectRefusedAt(await create(deep), 'metadata', TOO_DEEP);
     expectRefusedAt(await create(ofBytes(MAX_JSON_BYTES + 1)), 'metadata', TOO_LARGE);
-    expect(await db().select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
     const asset = await insertAssetRow(tenant.id, { metadata: { image: 'https://example.com/a.png' } });
     expectRefusedAt(await portalRaw(tenant, 'PATCH', `/onchain-assets/${asset.id}`, `{"metadata":${deep}}`), 'metadata', TOO_DEEP);
     expectRefusedAt(await portalRaw(tenant, 'PATCH', `/onchain-assets/${asset.id}`, `{"metadata":${nested(MAX_JSON_DEPTH + 1)}}`), 'metadata', TOO_DEEP);
-    const [stored] = await db().select().from(onchainAssets).where(and(eq(onchainAssets.tenantId, tenant.id), eq(onchainAssets.id, asset.id)));
+    const [stored] = await db(tenant.id).select().from(onchainAssets).where(and(eq(onchainAssets.tenantId, tenant.id), eq(onchainAssets.id, asset.id)));
     expect(stored?.metadata).toEqual({ image: 'https://example.com/a.png' });
   });
 });

@@ -8,15 +8,16 @@ import { expectError, expectOk } from '../support/http';
 import { insertTier } from '../support/rewards';
 import { portalRequest, race } from '../support/race';
 import { createCohort, defineAttribute, rulesOf, tenantPath } from '../support/segments';
-import { addMember, createTenant, portalCall, shardD1, type TestMember } from '../support/world';
+import { addMember, createTenant, createTenantBeside, portalCall, shardD1, type TestMember } from '../support/world';
 
 /** Earning rules CRUD (CONTRACT.md, Events and earning rules): what is stored, every save-time 422, the caps under races, roles and tenants. */
 
 const fixed = { kind: 'fixed', amount: '10' };
 const rulesPath = (tenantId: string, rest = '') => tenantPath(tenantId, `/earning-rules${rest}`);
 
-async function world() {
-  const tenant = await createTenant();
+/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
+async function world(beside?: string) {
+  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
   await defineAttribute(tenant.owner, tenant.id, 'plan', 'string');
   const gold = await insertTier(tenant.id, 'Gold', 100);
   const cohort = await createCohort(tenant.owner, tenant.id, rulesOf('and', { type: 'status', op: 'eq', value: 'active' }));
@@ -30,7 +31,7 @@ async function createRule(member: TestMember, tenantId: string, body: Record<str
 
 /** `count` rules of the tenant as rows in one statement (the caps count rows): `status` of `event_type`. */
 async function fillRules(tenantId: string, count: number, status: 'active' | 'paused', eventType = 'order.paid') {
-  await shardD1().prepare(
+  await shardD1(tenantId).prepare(
     `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
      insert into earning_rules (id, tenant_id, name, event_type, status, conditions, effect, multipliers, limits)
      select 'rule_' || lower(hex(randomblob(16))), ?, 'Filler', ?, ?, '{"operator":"and","predicates":[]}', '{"kind":"fixed","amount":1}', '[]', '{"per_customer":[]}' from n`,
@@ -138,7 +139,8 @@ describe('POST /tenant/{t}/earning-rules', () => {
     ['an event type with capitals', () => ({ event_type: 'Order.Paid' }), ['event_type']],
     ['an unknown field', () => ({ budget: '5' }), ['budget']],
   ])('answers 422 for %s, naming the field, and stores nothing', async (_name, body, expected) => {
-    const [w, other] = await Promise.all([world(), world()]);
+    const w = await world();
+    const other = await world(w.tenant.id);
     const res = await portalCall(w.tenant.owner, 'POST', rulesPath(w.tenant.id), { name: 'Bad', event_type: 'order.paid', effect: fixed, ...body(w, other) });
     expect(paths(res)).toEqual(expected);
     const list = expectOk(await portalCall(w.tenant.owner, 'GET', rulesPath(w.tenant.id)), 200, pageSchema(earningRuleSchema));
@@ -212,7 +214,7 @@ describe('caps on rules', () => {
 describe('GET /tenant/{t}/earning-rules', () => {
   it('lists newest first with the status and event_type filters, and nothing of another tenant', async () => {
     const { tenant } = await world();
-    const { tenant: other } = await world();
+    const { tenant: other } = await world(tenant.id);
     await createRule(other.owner, other.id);
     const first = await createRule(tenant.owner, tenant.id, { name: 'First' });
     const second = await createRule(tenant.owner, tenant.id, { name: 'Second', status: 'paused' });
@@ -308,8 +310,8 @@ describe('DELETE /tenant/{t}/earning-rules/{id}', () => {
   it('deletes the rule and its per-customer counters: then 404 on every route', async () => {
     const { tenant } = await world();
     const rule = await createRule(tenant.owner, tenant.id);
-    const counters = shardD1().prepare('select count(*) as n from rule_period_counters where rule_id = ?').bind(rule.id);
-    await shardD1().prepare("insert into rule_period_counters (tenant_id, rule_id, user_id, period_key, times, xp) values (?, ?, 'cus_x', 'lifetime', 1, 10)").bind(tenant.id, rule.id).run();
+    const counters = shardD1(tenant.id).prepare('select count(*) as n from rule_period_counters where rule_id = ?').bind(rule.id);
+    await shardD1(tenant.id).prepare("insert into rule_period_counters (tenant_id, rule_id, user_id, period_key, times, xp) values (?, ?, 'cus_x', 'lifetime', 1, 10)").bind(tenant.id, rule.id).run();
     expect(await counters.first('n')).toBe(1);
     expectOk(await portalCall(tenant.owner, 'DELETE', rulesPath(tenant.id, `/${rule.id}`)), 200, successFlagSchema);
     expect(await counters.first('n')).toBe(0);

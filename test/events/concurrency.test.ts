@@ -13,7 +13,7 @@ const EVENTS = '/api/v1/gateway/events';
 const EVENT_BATCH = /insert into event_effects/i;
 
 async function ledgerOf(tenantId: string) {
-  const [row] = await db().all<{ entries: number; total: number; balances: number }>(sql`select
+  const [row] = await db(tenantId).all<{ entries: number; total: number; balances: number }>(sql`select
     (select count(*) from internal_transactions where tenant_id = ${tenantId}) as entries,
     (select coalesce(sum(amount), 0) from internal_transactions where tenant_id = ${tenantId}) as total,
     (select coalesce(sum(xp_balance), 0) from customers where tenant_id = ${tenantId}) as balances`);

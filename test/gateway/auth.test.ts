@@ -69,7 +69,7 @@ async function setup() {
 
 async function seedCustomer(tenantId: string) {
   const id = newId('cus');
-  await db().insert(customers).values({ id, tenantId, externalId: id, status: 'active' });
+  await db(tenantId).insert(customers).values({ id, tenantId, externalId: id, status: 'active' });
   return id;
 }
 
@@ -137,7 +137,7 @@ describe('gateway authentication: timestamp (checked first, without the secret)'
 
   it('rejects a stale timestamp before looking at the key or its secret', async () => {
     const tenant = await createTenant();
-    const broken = await db()
+    const broken = await db(tenant.id)
       .insert(apiKeys)
       .values({
         id: newId('apk'),
@@ -261,7 +261,7 @@ describe('gateway authentication: key status and tenant', () => {
     const timestamp = String(unixSeconds());
     const request = () => send(key, 'GET', `${TX_PATH}/itx_x`, { timestamp, headers: { 'X-Request-Id': 'repeat-3' } });
     expectError(await request(), 404, 'NOT_FOUND');
-    await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
+    await db(key.tenantId).update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
     const next = await request();
     expectDenied(next, 'API key is revoked or expired');
     expect((await request()).text).toBe(next.text);
@@ -276,7 +276,7 @@ describe('gateway authentication: key status and tenant', () => {
   it('rejects a key whose expiry passed while caches still hold it as active', async () => {
     const { key } = await setup();
     expectError(await send(key, 'GET', `${TX_PATH}/itx_x`), 404, 'NOT_FOUND');
-    await db().update(apiKeys).set({ expiresAt: '2020-01-01T00:00:00.000Z' }).where(eq(apiKeys.id, key.id));
+    await db(key.tenantId).update(apiKeys).set({ expiresAt: '2020-01-01T00:00:00.000Z' }).where(eq(apiKeys.id, key.id));
     expectDenied(await send(key, 'GET', `${TX_PATH}/itx_x`), 'API key is revoked or expired');
   });
 
@@ -284,15 +284,15 @@ describe('gateway authentication: key status and tenant', () => {
     const { tenant, key } = await setup();
     const userId = await seedCustomer(tenant.id);
     expectOk(await send(key, 'POST', XP_PATH, { body: earnBody(userId) }), 201, internalTransactionSchema);
-    await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
+    await db(tenant.id).update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
 
     expectDenied(await send(key, 'POST', XP_PATH, { body: earnBody(userId, '25') }), 'API key is revoked or expired');
-    const [customer] = await db().select().from(customers).where(eq(customers.id, userId));
+    const [customer] = await db(tenant.id).select().from(customers).where(eq(customers.id, userId));
     expect(customer?.xpBalance).toBe(10);
-    const rows = await db().select().from(internalTransactions).where(and(eq(internalTransactions.tenantId, tenant.id), eq(internalTransactions.userId, userId)));
+    const rows = await db(tenant.id).select().from(internalTransactions).where(and(eq(internalTransactions.tenantId, tenant.id), eq(internalTransactions.userId, userId)));
     expect(rows).toHaveLength(1);
     // Not even the idempotency claim, the first statement after the guard, was kept.
-    expect(await db().select().from(idempotencyRecords).where(eq(idempotencyRecords.tenantId, tenant.id))).toHaveLength(1);
+    expect(await db(tenant.id).select().from(idempotencyRecords).where(eq(idempotencyRecords.tenantId, tenant.id))).toHaveLength(1);
   });
 
   it('answers 404, not 200, when a key of another tenant reads this tenant’s transaction', async () => {
@@ -301,7 +301,7 @@ describe('gateway authentication: key status and tenant', () => {
     const theirKey = await createTestApiKey(theirs.id);
     const userId = await seedCustomer(mine.id);
     const txId = newId('itx');
-    await db().insert(internalTransactions).values({ id: txId, tenantId: mine.id, userId, type: 'xp_earn', amount: 5, status: 'completed' });
+    await db(mine.id).insert(internalTransactions).values({ id: txId, tenantId: mine.id, userId, type: 'xp_earn', amount: 5, status: 'completed' });
     const myKey = await createTestApiKey(mine.id);
     expect(expectOk(await send(myKey, 'GET', `${TX_PATH}/${txId}`), 200, internalTransactionSchema).id).toBe(txId);
     expectError(await send(theirKey, 'GET', `${TX_PATH}/${txId}`), 404, 'NOT_FOUND');

@@ -8,25 +8,27 @@ import { revokeApiKey } from '../../src/services/api-keys';
 import { expectError, expectOk } from '../support/http';
 import { createTenant, createTestApiKey, db, gatewayCall, services } from '../support/world';
 
-async function seedTransaction(tenantId: string, type: 'xp_earn' | 'xp_redeem' = 'xp_earn') {
+/** Seeds a transaction of `tenantId` on the shard of `shardTenantId` (its own by default). */
+async function seedTransaction(tenantId: string, type: 'xp_earn' | 'xp_redeem' = 'xp_earn', shardTenantId = tenantId) {
+  const shard = db(shardTenantId);
   const userId = newId('cus');
-  await db().insert(customers).values({ id: userId, tenantId, externalId: userId, status: 'active' });
+  await shard.insert(customers).values({ id: userId, tenantId, externalId: userId, status: 'active' });
   const txId = newId('itx');
   if (type === 'xp_earn') {
-    await db().insert(internalTransactions).values({ id: txId, tenantId, userId, type, amount: 150, status: 'completed', notes: 'welcome' });
+    await shard.insert(internalTransactions).values({ id: txId, tenantId, userId, type, amount: 150, status: 'completed', notes: 'welcome' });
     return { txId, userId };
   }
   const rewardId = newId('rwd');
   const redemptionId = newId('red');
   const assetId = newId('ast');
   const chainTxId = newId('btx');
-  await db().batch([
-    db().insert(onchainAssets).values({ id: assetId, tenantId, type: 'erc20', chainId: 31337, assetAddress: '0x0000000000000000000000000000000000000001', key: 'xp', decimals: 18 }),
-    db().insert(rewards).values({ id: rewardId, tenantId, title: 'Free coffee', xpCost: 100, status: 'active' }),
-    db().insert(redemptions).values({ id: redemptionId, tenantId, userId, rewardId, status: 'completed', xpSpent: 100 }),
-    db().insert(internalTransactions).values({ id: txId, tenantId, userId, type, amount: -100, status: 'completed', redemptionId, onchainAssetId: assetId, metadata: { source: 'test' } }),
-    db().insert(blockchainTransactions).values({ id: chainTxId, tenantId, chainId: 31337, txHash: '0xabc', txnStatus: 'succeeded' }),
-    db().insert(blockchainTransactionLinks).values({ id: newId('btl'), tenantId, internalTransactionId: txId, blockchainTransactionId: chainTxId }),
+  await shard.batch([
+    shard.insert(onchainAssets).values({ id: assetId, tenantId, type: 'erc20', chainId: 31337, assetAddress: '0x0000000000000000000000000000000000000001', key: 'xp', decimals: 18 }),
+    shard.insert(rewards).values({ id: rewardId, tenantId, title: 'Free coffee', xpCost: 100, status: 'active' }),
+    shard.insert(redemptions).values({ id: redemptionId, tenantId, userId, rewardId, status: 'completed', xpSpent: 100 }),
+    shard.insert(internalTransactions).values({ id: txId, tenantId, userId, type, amount: -100, status: 'completed', redemptionId, onchainAssetId: assetId, metadata: { source: 'test' } }),
+    shard.insert(blockchainTransactions).values({ id: chainTxId, tenantId, chainId: 31337, txHash: '0xabc', txnStatus: 'succeeded' }),
+    shard.insert(blockchainTransactionLinks).values({ id: newId('btl'), tenantId, internalTransactionId: txId, blockchainTransactionId: chainTxId }),
   ]);
   return { txId, userId, rewardId, assetId, chainTxId };
 }
@@ -62,6 +64,9 @@ describe('GET /gateway/internal-transactions/{id}', () => {
     const { txId } = await seedTransaction(other.id);
     const body = expectError(await gatewayCall(key, 'GET', `/api/v1/gateway/internal-transactions/${txId}`), 404, 'NOT_FOUND', 'Internal transaction not found');
     expect(body.data).toBeNull();
+    // Also when the other tenant's transaction is on this tenant's shard (as when they share one).
+    const { txId: onMyShard } = await seedTransaction(other.id, 'xp_earn', mine.id);
+    expectError(await gatewayCall(key, 'GET', `/api/v1/gateway/internal-transactions/${onMyShard}`), 404, 'NOT_FOUND', 'Internal transaction not found');
     expectError(await gatewayCall(key, 'GET', '/api/v1/gateway/internal-transactions/itx_missing'), 404, 'NOT_FOUND', 'Internal transaction not found');
   });
 
@@ -72,7 +77,7 @@ describe('GET /gateway/internal-transactions/{id}', () => {
     const path = `/api/v1/gateway/internal-transactions/${txId}`;
     expectOk(await gatewayCall(key, 'GET', path), 200, internalTransactionSchema);
     // Revoke in D1 only, as if KV at this location had not heard of it yet.
-    await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
+    await db(tenant.id).update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
     expectError(await gatewayCall(key, 'GET', path), 401, 'AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired');
     // And through the service (D1 + KV):
     const key2 = await createTestApiKey(tenant.id);

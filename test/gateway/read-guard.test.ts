@@ -23,7 +23,7 @@ async function tenantWithData() {
   const userId = await createCustomer(tenant.id, { xp: 50 });
   const tierId = await insertTier(tenant.id, 'Gold', 10);
   await insertReward(tenant.id);
-  const [entry] = await db().select().from(internalTransactions).where(eq(internalTransactions.userId, userId));
+  const [entry] = await db(tenant.id).select().from(internalTransactions).where(eq(internalTransactions.userId, userId));
   return { tenant, userId, tierId, transactionId: entry?.id ?? '' };
 }
 
@@ -70,7 +70,7 @@ describe('gateway reads send no write', () => {
     const key = await createTestApiKey(data.tenant.id);
     const path = `/api/v1/gateway/internal-transactions/${data.transactionId}`;
     expect((await measure(key, 'GET', path)).status).toBe(200);
-    await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
+    await db(data.tenant.id).update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
     const denied = await measure(key, 'GET', path);
     expectError(denied.res, 401, 'AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired');
     expect(denied.res.text).not.toContain(data.transactionId);
@@ -81,12 +81,12 @@ describe('gateway reads send no write', () => {
   });
 });
 
-/** A guard that refuses or allows as told, in both forms, over the real test database. */
-function testGuard(allowed: boolean): Leader {
+/** A guard that refuses or allows as told, in both forms, over a real shard database. */
+function testGuard(d1: D1Database, allowed: boolean): Leader {
   const refusal = new Error('refused');
   return {
-    write: [shardD1().prepare('INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ?2').bind('test', allowed ? 1 : 0)],
-    read: shardD1().prepare('SELECT ?1 AS allowed').bind(allowed ? 1 : 0),
+    write: [d1.prepare('INSERT INTO api_key_guard (key_id) SELECT ?1 WHERE NOT ?2').bind('test', allowed ? 1 : 0)],
+    read: d1.prepare('SELECT ?1 AS allowed').bind(allowed ? 1 : 0),
     refusedBy: (error) => String(error instanceof Error ? `${error.message} ${String(error.cause)}` : error).includes('api_key_not_active'),
     refusal: () => refusal,
   };
@@ -95,31 +95,33 @@ function testGuard(allowed: boolean): Leader {
 describe('LeadingD1: the guard takes the form the batch needs', () => {
   it('a refused batch that writes is rolled back whole (the rollback form)', async () => {
     const tenant = await createTenant();
-    const guarded = new LeadingD1(shardD1(), testGuard(false));
+    const guarded = new LeadingD1(shardD1(tenant.id), testGuard(shardD1(tenant.id), false));
     const id = newId('cus');
     const insert = guarded.binding.prepare('INSERT INTO customers (id, tenant_id, external_id, status) VALUES (?1, ?2, ?1, ?3)').bind(id, tenant.id, 'active');
     await expect(guarded.binding.batch([insert])).rejects.toThrow('refused');
-    expect(await db().select().from(customers).where(and(eq(customers.tenantId, tenant.id), eq(customers.id, id)))).toEqual([]);
+    expect(await db(tenant.id).select().from(customers).where(and(eq(customers.tenantId, tenant.id), eq(customers.id, id)))).toEqual([]);
     await expect(guarded.binding.prepare('SELECT 1').first()).rejects.toThrow('refused');
   });
 
   it('a refused batch that only reads throws the refusal instead of its results, and every later call too', async () => {
-    const guarded = new LeadingD1(shardD1(), testGuard(false));
+    const tenant = await createTenant();
+    const guarded = new LeadingD1(shardD1(tenant.id), testGuard(shardD1(tenant.id), false));
     await expect(guarded.binding.prepare('SELECT 42 AS answer').first()).rejects.toThrow('refused');
     await expect(guarded.confirm()).rejects.toThrow('refused');
     expect(guarded.state).not.toBe('confirmed');
   });
 
   it('an allowed guard is confirmed by the first batch, read or write, and rides no further batch', async () => {
-    const reading = new LeadingD1(shardD1(), testGuard(true));
+    const tenant = await createTenant();
+    const shard = shardD1(tenant.id);
+    const reading = new LeadingD1(shard, testGuard(shard, true));
     expect(await reading.binding.prepare('SELECT 42 AS answer').first('answer')).toBe(42);
     expect(reading.state).toBe('confirmed');
-    const writing = new LeadingD1(shardD1(), testGuard(true));
-    const tenant = await createTenant();
+    const writing = new LeadingD1(shard, testGuard(shard, true));
     const id = newId('cus');
     await writing.binding.prepare('INSERT INTO customers (id, tenant_id, external_id, status) VALUES (?1, ?2, ?1, ?3)').bind(id, tenant.id, 'active').run();
     expect(writing.state).toBe('confirmed');
-    expect(await db().select({ id: customers.id }).from(customers).where(eq(customers.id, id))).toEqual([{ id }]);
+    expect(await db(tenant.id).select({ id: customers.id }).from(customers).where(eq(customers.id, id))).toEqual([{ id }]);
     await writing.confirm();
   });
 

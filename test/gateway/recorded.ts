@@ -8,7 +8,8 @@ import { generateCredential } from '../../src/domain/api-keys';
 import { newId } from '../../src/lib/ids';
 import { BASE, type JsonResponse } from '../support/http';
 import { sessionsThrough } from '../support/sessions';
-import { db, registerKeyId, shardD1, TEST_SHARD, type TestApiKey } from '../support/world';
+import { shardBindings } from '../support/shards';
+import { db, registerKeyId, shardOf, type TestApiKey } from '../support/world';
 
 /**
  * The round trips of docs/GATEWAY-AUTH.md, counted: the app runs with D1 and KV bindings that
@@ -55,7 +56,8 @@ export function recorder() {
       };
     },
   });
-  return { trips, env: { ...env, DB: recording('directory', env.DB), [TEST_SHARD]: recording('shard', shardD1()), KV } };
+  const shards = Object.fromEntries(shardBindings().map(({ name, db: d1 }) => [name, recording('shard', d1)]));
+  return { trips, env: { ...env, DB: recording('directory', env.DB), ...shards, KV } };
 }
 
 const app = createApp();
@@ -92,7 +94,7 @@ export const isSelect = (sql: string) => /^\s*select\b/i.test(sql);
 /** A key only D1 knows (no isolate memory, no KV entry): the first request of a cold location. */
 export async function uncachedKey(tenantId: string, options: { inKv?: boolean } = {}): Promise<TestApiKey> {
   const credential = generateCredential();
-  const row = await db()
+  const row = await db(tenantId)
     .insert(apiKeys)
     .values({
       id: newId('apk'),
@@ -109,7 +111,7 @@ export async function uncachedKey(tenantId: string, options: { inKv?: boolean } 
   await registerKeyId(row.keyId, tenantId);
   if (options.inKv) {
     const { id, keyId, secretCiphertext, status, expiresAt } = row;
-    await env.KV.put(kvKey(keyId), JSON.stringify({ id, keyId, tenantId, secretCiphertext, status, expiresAt, shard: TEST_SHARD }));
+    await env.KV.put(kvKey(keyId), JSON.stringify({ id, keyId, tenantId, secretCiphertext, status, expiresAt, shard: shardOf(tenantId) }));
   }
   return { id: row.id, keyId: row.keyId, secret: credential.secret, tenantId };
 }

@@ -83,7 +83,7 @@ describe('gateway round trips', () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
     await measure(key, 'GET', TX);
-    await db().update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
+    await db(tenant.id).update(apiKeys).set({ status: 'revoked' }).where(eq(apiKeys.id, key.id));
     const denied = await measure(key, 'GET', TX);
     expectError(denied.res, 401, 'AUTH_INVALID_CREDENTIALS', 'API key is revoked or expired');
     // The refresh starts (waitUntil) before the response is done; it is the only read of api_keys.
@@ -103,7 +103,7 @@ describe('gateway round trips', () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
     const userId = newId('cus');
-    await db().insert(customers).values({ id: userId, tenantId: tenant.id, externalId: userId, status: 'active' });
+    await db(tenant.id).insert(customers).values({ id: userId, tenantId: tenant.id, externalId: userId, status: 'active' });
     const body = JSON.stringify({ user_id: userId, type: 'xp_earn', amount: '5' });
     await measure(key, 'GET', TX);
     const write = await measure(key, 'POST', '/api/v1/gateway/xp', body);

@@ -11,7 +11,8 @@ import { internalTransactionSchema } from '../../src/schemas/internal-transactio
 import { BASE, call, expectError, expectOk, type JsonResponse } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { race } from '../support/race';
-import { createTenant, createTestApiKey, db, type TestApiKey } from '../support/world';
+import { createDatabase, type Database } from '../../src/db/client';
+import { createTenant, createTestApiKey, db, everyShard, type TestApiKey } from '../support/world';
 
 const XP = '/api/v1/gateway/xp';
 const TOLERANCE = Number(env.SIGNATURE_TOLERANCE_SECONDS);
@@ -44,8 +45,9 @@ function expectReplayRefused(res: JsonResponse) {
   expect(body.errors).toEqual([{ path: 'X-Tenant-Signature', message: body.error.message }]);
 }
 
-async function usesOf(tenantId: string) {
-  return db().select().from(gatewaySignatureUses).where(eq(gatewaySignatureUses.tenantId, tenantId));
+/** The signature uses of `tenantId` in `shard` (its tenant's shard by default). */
+async function usesOf(tenantId: string, shard: Database = db(tenantId)) {
+  return shard.select().from(gatewaySignatureUses).where(eq(gatewaySignatureUses.tenantId, tenantId));
 }
 
 describe('single-use signatures of gateway writes', () => {
@@ -97,7 +99,7 @@ describe('single-use signatures of gateway writes', () => {
     const { tenant, key, userId } = await setup();
     const captured = await capturedEarn(key, { user_id: userId, type: 'xp_earn', amount: '1.5' });
     expectError(await resend(captured, 'fix-1'), 422, 'VALIDATION_FAILED');
-    const [record] = await db().select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenant.id), eq(idempotencyRecords.key, 'fix-1')));
+    const [record] = await db(tenant.id).select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenant.id), eq(idempotencyRecords.key, 'fix-1')));
     expect(record).toBeUndefined();
 
     expectReplayRefused(await resend(captured, 'fix-2'));
@@ -133,29 +135,32 @@ describe('single-use signatures of gateway writes', () => {
 describe('signature use cleanup (hourly cron)', () => {
   const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
   const use = (tenantId: string, signature: string, expiresAt: string) => ({ tenantId, signature, idempotencyKey: `k-${signature}`, expiresAt });
-  const signaturesOf = async (tenantId: string) => (await usesOf(tenantId)).map((row) => row.signature).sort();
+  const signaturesOf = async (shard: Database, tenantId: string) => (await usesOf(tenantId, shard)).map((row) => row.signature).sort();
 
-  it('deletes uses expired for over a minute and keeps the rest (clock skew between locations)', async () => {
-    const tenantId = newId('ten');
-    await db().insert(gatewaySignatureUses).values([use(tenantId, 'old', iso(-3600_000)), use(tenantId, 'just-expired', iso(-1000)), use(tenantId, 'live', iso(300_000))]);
+  it('deletes uses expired for over a minute and keeps the rest (clock skew between locations), on every shard', async () => {
+    const shards = everyShard().map((shard) => ({ db: createDatabase(shard.d1), tenantId: newId('ten') }));
+    for (const { db: shard, tenantId } of shards) {
+      await shard.insert(gatewaySignatureUses).values([use(tenantId, 'old', iso(-3600_000)), use(tenantId, 'just-expired', iso(-1000)), use(tenantId, 'live', iso(300_000))]);
+    }
 
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: '0 * * * *', scheduledTime: Date.now() }), env, ctx);
     await waitOnExecutionContext(ctx);
 
-    expect(await signaturesOf(tenantId)).toEqual(['just-expired', 'live']);
+    for (const { db: shard, tenantId } of shards) expect(await signaturesOf(shard, tenantId)).toEqual(['just-expired', 'live']);
   });
 
   it('works through a large backlog in bounded batches', async () => {
     const tenantId = newId('ten');
+    const shard = createDatabase(everyShard()[0]!.d1);
     const rows = Array.from({ length: 620 }, (_, i) => use(tenantId, `old-${i}`, iso(-3600_000)));
     // D1 binds at most 100 parameters per statement: 20 rows of 4 columns each.
     const inserts = [];
-    for (let i = 0; i < rows.length; i += 20) inserts.push(db().insert(gatewaySignatureUses).values(rows.slice(i, i + 20)));
-    await db().batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
-    await db().insert(gatewaySignatureUses).values(use(tenantId, 'keep', iso(300_000)));
+    for (let i = 0; i < rows.length; i += 20) inserts.push(shard.insert(gatewaySignatureUses).values(rows.slice(i, i + 20)));
+    await shard.batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
+    await shard.insert(gatewaySignatureUses).values(use(tenantId, 'keep', iso(300_000)));
 
-    expect(await purgeExpiredSignatureUses(db())).toBeGreaterThanOrEqual(620);
-    expect(await signaturesOf(tenantId)).toEqual(['keep']);
+    expect(await purgeExpiredSignatureUses(shard)).toBeGreaterThanOrEqual(620);
+    expect(await signaturesOf(shard, tenantId)).toEqual(['keep']);
   });
 });

@@ -24,7 +24,7 @@ async function setup() {
 }
 
 async function recordOf(tenantId: string, idempotencyKey: string) {
-  const [record] = await db().select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, idempotencyKey)));
+  const [record] = await db(tenantId).select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, idempotencyKey)));
   return record;
 }
 
@@ -172,7 +172,7 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
     // The fingerprint does not involve the key: copy this request's finished record as an unfinished claim.
     expectOk(await earnWith(key, 'probe', body), 201, internalTransactionSchema);
     const probe = await recordOf(tenant.id, 'probe');
-    await db().insert(idempotencyRecords).values({ ...probe!, key: 'busy-1', responseStatus: null, responseBody: null, expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await db(tenant.id).insert(idempotencyRecords).values({ ...probe!, key: 'busy-1', responseStatus: null, responseBody: null, expiresAt: new Date(Date.now() + 60_000).toISOString() });
 
     expectError(await earnWith(key, 'busy-1', body), 409, 'IDEMPOTENCY_KEY_IN_USE', /in progress/);
     expect((await recordOf(tenant.id, 'busy-1'))?.responseStatus).toBeNull();
@@ -182,7 +182,7 @@ describe('gateway idempotency (X-Idempotency-Key)', () => {
   it('treats an expired record as absent: the key runs again', async () => {
     const { tenant, key, userId } = await setup();
     const past = new Date(Date.now() - 1000).toISOString();
-    await db().insert(idempotencyRecords).values({
+    await db(tenant.id).insert(idempotencyRecords).values({
       tenantId: tenant.id,
       key: 'old-1',
       method: 'POST',

@@ -23,7 +23,7 @@ import { createTenant, createTestApiKey, db, gatewayCall, shardD1 } from '../sup
 const XP = '/api/v1/gateway/xp';
 
 async function storedBody(tenantId: string, key: string) {
-  const [record] = await db().select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, key)));
+  const [record] = await db(tenantId).select().from(idempotencyRecords).where(and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.key, key)));
   return record?.responseBody;
 }
 
@@ -53,7 +53,7 @@ describe('responses stored with the write', () => {
   it('an earn mirrored onto an XP token (its status decided in SQL) has its response stored after the write, and replayed', async () => {
     const tenant = await createTenant();
     const key = await createTestApiKey(tenant.id);
-    await db().insert(onchainAssets).values({ id: newId('ast'), tenantId: tenant.id, key: 'xp', type: 'erc20', chainId: 31337, decimals: 0, name: 'XP', symbol: 'XP', status: 'deploying' });
+    await db(tenant.id).insert(onchainAssets).values({ id: newId('ast'), tenantId: tenant.id, key: 'xp', type: 'erc20', chainId: 31337, decimals: 0, name: 'XP', symbol: 'XP', status: 'deploying' });
     const customer = await createCustomerViaApi(key);
     const body = { user_id: customer.id, type: 'xp_earn', amount: '5' };
     const first = await gatewayCall(key, 'POST', XP, { body, idempotencyKey: 'mirrored-1' });
@@ -69,7 +69,7 @@ describe('responses stored with the write', () => {
     const app = new Hono<GatewayEnv>();
     app.use('*', async (c, next) => {
       c.set('requestId', newId('req'));
-      c.set('db', createDatabase(shardD1()));
+      c.set('db', createDatabase(shardD1(tenant.id)));
       const signatureExpiresAt = new Date(Date.now() + 60_000).toISOString();
       c.set('gatewayAuth', { tenantId: tenant.id, apiKeyId: 'apk_test', keyId: 'key_test', signature: newId('sig'), signatureExpiresAt });
       await next();

@@ -26,7 +26,7 @@ export async function tenantWithHolders(count: number): Promise<TenantWorld> {
   const holders: Holder[] = [];
   for (let i = 0; i < count; i += 1) {
     const customer = await createCustomerViaApi(key);
-    const [wallet] = await db().select().from(internalWallets).where(and(eq(internalWallets.tenantId, tenant.id), eq(internalWallets.userId, customer.id)));
+    const [wallet] = await db(tenant.id).select().from(internalWallets).where(and(eq(internalWallets.tenantId, tenant.id), eq(internalWallets.userId, customer.id)));
     if (!wallet) throw new Error(`customer ${customer.id} has no custodial wallet`);
     holders.push({ customer, wallet });
   }
@@ -40,20 +40,20 @@ export async function registerAsset(
   assetAddress: string,
   extra: Partial<typeof onchainAssets.$inferInsert> = {},
 ): Promise<OnchainAsset> {
-  const [row] = await db()
+  const [row] = await db(tenantId)
     .insert(onchainAssets)
     .values({ id: newId('ast'), tenantId, type, chainId: 31337, assetAddress, decimals: type === 'erc20' ? 0 : null, name: type, symbol: type.toUpperCase(), status: 'active', ...extra })
     .returning();
   return row!;
 }
 
-export async function assetRow(id: string): Promise<OnchainAsset> {
-  const [row] = await db().select().from(onchainAssets).where(eq(onchainAssets.id, id));
+export async function assetRow(tenantId: string, id: string): Promise<OnchainAsset> {
+  const [row] = await db(tenantId).select().from(onchainAssets).where(eq(onchainAssets.id, id));
   return row!;
 }
 
-export async function holdingsOfAsset(assetId: string) {
-  return db().select().from(customerAssetBalances).where(eq(customerAssetBalances.onchainAssetId, assetId)).orderBy(asc(customerAssetBalances.userAddress), asc(customerAssetBalances.tokenId));
+export async function holdingsOfAsset(tenantId: string, assetId: string) {
+  return db(tenantId).select().from(customerAssetBalances).where(eq(customerAssetBalances.onchainAssetId, assetId)).orderBy(asc(customerAssetBalances.userAddress), asc(customerAssetBalances.tokenId));
 }
 
 /** Deploys a reference contract from `ownerKey` (also its owner) and returns its address and deploy hash. */
@@ -116,7 +116,7 @@ async function chainHoldings(type: OnchainAssetType, asset: Address, holders: re
 /** Indexed rows of the asset == the chain's view of `holders`, rows name the right wallet, counters match. */
 export async function expectIndexedAsChain(asset: OnchainAsset, holders: readonly Holder[], tokenIds: readonly string[], totalTxns: number) {
   const expected = await chainHoldings(asset.type, asset.assetAddress as Address, holders, tokenIds);
-  const rows = await holdingsOfAsset(asset.id);
+  const rows = await holdingsOfAsset(asset.tenantId, asset.id);
   const actual = rows.map((row) => ({ userAddress: row.userAddress, tokenId: row.tokenId, balance: row.balance }));
   expect(actual.sort((a, b) => a.userAddress.localeCompare(b.userAddress) || a.tokenId.localeCompare(b.tokenId))).toEqual(expected);
   for (const row of rows) {
@@ -125,7 +125,7 @@ export async function expectIndexedAsChain(asset: OnchainAsset, holders: readonl
     expect(row.assetAddress).toBe(getAddress(asset.assetAddress!));
     expect(row.lastUpdatedBlock).toBeGreaterThan(0);
   }
-  const after = await assetRow(asset.id);
+  const after = await assetRow(asset.tenantId, asset.id);
   expect(after.totalTxns).toBe(totalTxns);
   expect(after.totalOwners).toBe(new Set(expected.map((holding) => holding.userAddress)).size);
   return after;

@@ -75,31 +75,31 @@ describe('Transfer indexer: 100 transfers', () => {
     const nftIds = Array.from({ length: 25 }, (_, i) => String(i + 1));
     const multiIds = ['1', '2', '3', '4'];
     const pointsAfter = await expectIndexedAsChain(points, ours.holders, [''], 40);
-    expect(await holdingsOfAsset(points.id)).toHaveLength(3); // wallet 3 burned to zero: no row
+    expect(await holdingsOfAsset(points.tenantId, points.id)).toHaveLength(3); // wallet 3 burned to zero: no row
     await expectIndexedAsChain(theirPoints, theirs.holders, [''], 6);
     await expectIndexedAsChain(badges, ours.holders, nftIds, 30);
-    expect((await holdingsOfAsset(badges.id)).filter((row) => row.userAddress === getAddress(wallets[0]!))).toEqual([]);
+    expect((await holdingsOfAsset(badges.tenantId, badges.id)).filter((row) => row.userAddress === getAddress(wallets[0]!))).toEqual([]);
     await expectIndexedAsChain(multi, ours.holders, multiIds, 30);
     expect(pointsAfter.lastIndexedBlock).toBeGreaterThanOrEqual(lastBlock);
     expect(pointsAfter.indexedGenesisHash).toBe((await client.getBlock({ blockNumber: 0n })).hash);
 
     // Supply (minted minus burned, whoever holds it): the ERC-20's own totalSupply(), 25 NFTs, and 1 + 2 + ... + 27 multi-tokens.
     const supplyOf = (address: Address) => client.readContract({ address, abi: referenceContracts.erc20.abi, functionName: 'totalSupply' });
-    expect((await assetRow(points.id)).indexedSupply).toBe(String(await supplyOf(erc20.address)));
-    expect((await assetRow(theirPoints.id)).indexedSupply).toBe('42');
-    expect((await assetRow(badges.id)).indexedSupply).toBe('25');
-    expect((await assetRow(multi.id)).indexedSupply).toBe(String((27 * 28) / 2));
+    expect((await assetRow(points.tenantId, points.id)).indexedSupply).toBe(String(await supplyOf(erc20.address)));
+    expect((await assetRow(theirPoints.tenantId, theirPoints.id)).indexedSupply).toBe('42');
+    expect((await assetRow(badges.tenantId, badges.id)).indexedSupply).toBe('25');
+    expect((await assetRow(multi.tenantId, multi.id)).indexedSupply).toBe(String((27 * 28) / 2));
 
     // Another tenant's wallet, and a wallet outside the platform, never appear in a tenant's rows.
-    const ourRows = [points, badges, multi].map((asset) => holdingsOfAsset(asset.id));
+    const ourRows = [points, badges, multi].map((asset) => holdingsOfAsset(asset.tenantId, asset.id));
     for (const row of (await Promise.all(ourRows)).flat()) {
       expect([theirWallet, outsider].map((address) => address.toLowerCase())).not.toContain(row.userAddress.toLowerCase());
     }
 
     // A second run finds nothing new: rows and counters stay exactly as they were.
-    const snapshot = await Promise.all([points, badges, multi, theirPoints].map(async (asset) => ({ rows: await holdingsOfAsset(asset.id), asset: await assetRow(asset.id) })));
+    const snapshot = await Promise.all([points, badges, multi, theirPoints].map(async (asset) => ({ rows: await holdingsOfAsset(asset.tenantId, asset.id), asset: await assetRow(asset.tenantId, asset.id) })));
     await indexOnchainAssets(env);
-    const again = await Promise.all([points, badges, multi, theirPoints].map(async (asset) => ({ rows: await holdingsOfAsset(asset.id), asset: await assetRow(asset.id) })));
+    const again = await Promise.all([points, badges, multi, theirPoints].map(async (asset) => ({ rows: await holdingsOfAsset(asset.tenantId, asset.id), asset: await assetRow(asset.tenantId, asset.id) })));
     expect(again.map(({ rows }) => rows)).toEqual(snapshot.map(({ rows }) => rows));
     expect(again.map(({ asset }) => ({ ...asset, lastIndexedBlock: 0 }))).toEqual(snapshot.map(({ asset }) => ({ ...asset, lastIndexedBlock: 0 })));
 
@@ -110,7 +110,7 @@ describe('Transfer indexer: 100 transfers', () => {
     await indexOnchainAssets(env);
     await expectIndexedAsChain(points, ours.holders, [''], 41);
     await expectIndexedAsChain(theirPoints, theirs.holders, [''], 7);
-    expect((await assetRow(points.id)).indexedSupply).toBe(String(await supplyOf(erc20.address)));
-    expect((await assetRow(theirPoints.id)).indexedSupply).toBe('43');
+    expect((await assetRow(points.tenantId, points.id)).indexedSupply).toBe(String(await supplyOf(erc20.address)));
+    expect((await assetRow(theirPoints.tenantId, theirPoints.id)).indexedSupply).toBe('43');
   });
 });

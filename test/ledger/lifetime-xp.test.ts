@@ -24,9 +24,9 @@ describe('lifetime XP: the settlement SQL is the domain rule', () => {
     // One insert per type: a single statement would exceed D1's bound variables per query.
     for (const type of transactionTypes) {
       const ofType = entries.filter((entry) => entry.type === type);
-      await db().insert(internalTransactions).values(ofType.map((entry) => ({ ...entry, tenantId: tenant.id, userId, status: 'pending' as const })));
+      await db(tenant.id).insert(internalTransactions).values(ofType.map((entry) => ({ ...entry, tenantId: tenant.id, userId, status: 'pending' as const })));
     }
-    const rows = await db()
+    const rows = await db(tenant.id)
       .select({ id: internalTransactions.id, lifetime: lifetimeXpOfEntry })
       .from(internalTransactions)
       .where(inArray(internalTransactions.id, entries.map((entry) => entry.id)));

@@ -51,7 +51,7 @@ describe('an unreachable chain RPC', () => {
     const error = await createOnchainAsset(services(tenant.id, { onchain: ctx }), registerBody()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'chain_id', message: 'chain 31337 RPC is unreachable; try again later' }] });
-    expect(await db().select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
   });
 
   it('HTTP: the same 422 envelope, no URL in the body', async () => {
@@ -88,8 +88,8 @@ describe('the relayer key', () => {
       expect(res.text).not.toContain('not-a-key');
     }
     await expect(createOnchainAsset(services(tenant.id, { onchain: onchainContext({ ...env, RELAYER_PRIVATE_KEY: undefined }) }), deployBody)).rejects.toBeInstanceOf(RelayerConfigError);
-    expect(await db().select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
-    expect(await db().select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenant.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(onchainAssets).where(eq(onchainAssets.tenantId, tenant.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenant.id))).toEqual([]);
   });
 
   it('register needs no relayer key', async () => {
@@ -105,7 +105,7 @@ describe('deploy hands the operation to the settlement queue', () => {
     const enqueued: string[] = [];
     const ctx: OnchainContext = { ...onchainContext(env), enqueue: async (_shard, ids) => void enqueued.push(...ids) };
     const asset = await createOnchainAsset(services(tenant.id, { onchain: ctx }), { ...deployBody, key: 'collectible' });
-    const operations = await db()
+    const operations = await db(tenant.id)
       .select()
       .from(onchainOperations)
       .where(and(eq(onchainOperations.tenantId, tenant.id), eq(onchainOperations.onchainAssetId, asset.id!)));
@@ -118,7 +118,7 @@ describe('deploy hands the operation to the settlement queue', () => {
     const ctx: OnchainContext = { ...onchainContext(env), enqueue: () => Promise.reject(new Error('queue down')) };
     const asset = await createOnchainAsset(services(tenant.id, { onchain: ctx }), { ...deployBody, key: 'offline' });
     expect(asset.status).toBe('deploying');
-    const [operation] = await db().select().from(onchainOperations).where(and(eq(onchainOperations.tenantId, tenant.id), eq(onchainOperations.onchainAssetId, asset.id!)));
+    const [operation] = await db(tenant.id).select().from(onchainOperations).where(and(eq(onchainOperations.tenantId, tenant.id), eq(onchainOperations.onchainAssetId, asset.id!)));
     expect(operation).toMatchObject({ kind: 'deploy', status: 'queued' });
   });
 });

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { getAddress, type Address } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Shard } from '../../src/data/shards';
+import { createDatabase } from '../../src/db/client';
 import { blockchainTransactions, onchainContracts, onchainOperations } from '../../src/db/schema';
 import { successFlagSchema } from '../../src/lib/envelope';
 import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
@@ -8,7 +10,7 @@ import { deployReference, fundedRelayer, publicClientFor } from '../support/chai
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { deliver, relayerEnv, runCron } from '../support/settlement';
-import { addMember, createTenant, db, directory, portalCall, type TestTenant } from '../support/world';
+import { addMember, createTenant, createTenantBeside, db, directory, everyShard, portalCall, type TestTenant } from '../support/world';
 import { assetsPath } from './helpers';
 
 let relayer: Awaited<ReturnType<typeof fundedRelayer>>;
@@ -115,8 +117,8 @@ describe('register an existing contract', () => {
     const sameAddress = expectError(await create(tenant, { ...first, key: 'other', asset_address: erc721.toLowerCase() }), 409, 'CONFLICT');
     expect(sameAddress.errors).toEqual([{ path: 'asset_address', message: 'This contract is already registered on chain 31337 in this tenant' }]);
 
-    // Keys are per tenant: another tenant uses the same key for a contract of its own.
-    const other = await createTenant();
+    // Keys are per tenant, not per database: another tenant on the same shard uses the same key for a contract of its own.
+    const other = await createTenantBeside(tenant.id);
     expectOk(await create(other, { ...first, asset_address: await ownContract('erc721') }), 201, onchainAssetSchema);
   });
 
@@ -142,9 +144,9 @@ describe('register an existing contract', () => {
     const holder = await createTenant();
     const deployed = expectOk(await create(holder, { type: 'erc721', chain_id: 31337, key: 'badge', name: 'Badge', symbol: 'BDG' }), 201, onchainAssetSchema);
     const worker = relayerEnv(relayer.privateKey);
-    const [deploy] = await db().select().from(onchainOperations).where(and(eq(onchainOperations.onchainAssetId, deployed.id!), eq(onchainOperations.kind, 'deploy')));
+    const [deploy] = await db(holder.id).select().from(onchainOperations).where(and(eq(onchainOperations.onchainAssetId, deployed.id!), eq(onchainOperations.kind, 'deploy')));
     await deliver(worker, [deploy!.id]); // signed, sent and mined; the receipts cron has not run
-    const [attempt] = await db().select().from(blockchainTransactions).where(eq(blockchainTransactions.operationId, deploy!.id));
+    const [attempt] = await db(holder.id).select().from(blockchainTransactions).where(eq(blockchainTransactions.operationId, deploy!.id));
     const receipt = await publicClientFor(31337).getTransactionReceipt({ hash: attempt!.txHash as `0x${string}` });
     const address = getAddress(receipt.contractAddress!);
 
@@ -169,7 +171,9 @@ describe('register an existing contract', () => {
     expect(responses.map((res) => res.status).sort()).toEqual([201, 409, 409, 409]);
     const owners = await directory().select().from(onchainContracts).where(eq(onchainContracts.address, getAddress(contract)));
     expect(owners).toHaveLength(1);
-    const shardClaims = await db().select().from(onchainContracts).where(eq(onchainContracts.address, getAddress(contract)));
+    // The winner's shard keeps its copy of the claim; no shard has any other (the four tenants are spread over both).
+    const claimsOn = (shard: Shard) => createDatabase(shard.d1).select().from(onchainContracts).where(eq(onchainContracts.address, getAddress(contract)));
+    const shardClaims = (await Promise.all(everyShard().map(claimsOn))).flat();
     expect(shardClaims.map((claim) => claim.tenantId)).toEqual(owners.map((owner) => owner.tenantId));
   });
 });
@@ -209,7 +213,7 @@ describe('deploy a reference contract', () => {
     expect(asset).toMatchObject({ status: 'deploying', deploy_tx_hash: null, deployed_at: null, key: 'xp', decimals: 0, type: 'erc20' });
     expect(asset).not.toHaveProperty('asset_address');
 
-    const operations = await db()
+    const operations = await db(tenant.id)
       .select()
       .from(onchainOperations)
       .where(and(eq(onchainOperations.tenantId, tenant.id), eq(onchainOperations.onchainAssetId, asset.id!)));
@@ -230,7 +234,7 @@ describe('deploy a reference contract', () => {
   it('422 for an unconfigured chain, before anything is written', async () => {
     const tenant = await createTenant();
     expectError(await create(tenant, { type: 'erc721', chain_id: 1, name: 'T', symbol: 'T' }), 422, 'VALIDATION_FAILED', /Chain 1 is not configured; configured chains: 31337, 31338/);
-    expect(await db().select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenant.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenant.id))).toEqual([]);
   });
 });
 

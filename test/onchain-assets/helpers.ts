@@ -8,7 +8,7 @@ export const assetsPath = (tenantId: string, suffix = '') => `/api/v1/tenant/${t
 
 /** An asset row inserted directly (active erc20 on 31337 unless overridden): for tests that are not about creating one. */
 export async function insertAssetRow(tenantId: string, values: Partial<typeof onchainAssets.$inferInsert> = {}): Promise<OnchainAsset> {
-  const [row] = await db()
+  const [row] = await db(tenantId)
     .insert(onchainAssets)
     .values({
       id: newId('ast'),

@@ -113,7 +113,7 @@ describe('update', () => {
 
 async function insertOperation(tenantId: string, assetId: string, status: OnchainOperationStatus) {
   const id = newId('op');
-  await db().insert(onchainOperations).values({ id, tenantId, kind: 'mint', status, chainId: 31337, onchainAssetId: assetId, recipient: randomAddress(), amount: '1' });
+  await db(tenantId).insert(onchainOperations).values({ id, tenantId, kind: 'mint', status, chainId: 31337, onchainAssetId: assetId, recipient: randomAddress(), amount: '1' });
   return id;
 }
 
@@ -124,7 +124,7 @@ describe('delete', () => {
     const reward = await insertReward(tenant.id, { onchainAssetId: asset.id });
     const url = assetsPath(tenant.id, `/${asset.id}`);
     expectError(await portalCall(tenant.owner, 'DELETE', url), 409, 'CONFLICT', /1 reward\(s\) deliver it/);
-    await db().update(rewards).set({ onchainAssetId: null }).where(eq(rewards.id, reward.id));
+    await db(tenant.id).update(rewards).set({ onchainAssetId: null }).where(eq(rewards.id, reward.id));
     expect(expectOk(await portalCall(tenant.owner, 'DELETE', url), 200, successFlagSchema)).toEqual({ success: true });
     expectError(await portalCall(tenant.owner, 'GET', url), 404, 'NOT_FOUND');
     expectError(await portalCall(tenant.owner, 'DELETE', url), 404, 'NOT_FOUND', 'Onchain asset not found');
@@ -135,7 +135,7 @@ describe('delete', () => {
     const asset = await insertAssetRow(tenant.id);
     const operationId = await insertOperation(tenant.id, asset.id, status);
     await insertOperation(tenant.id, asset.id, 'failed'); // final operations never block
-    await db().insert(customerAssetBalances).values({
+    await db(tenant.id).insert(customerAssetBalances).values({
       id: newId('bal'),
       tenantId: tenant.id,
       userId: 'cus_x',
@@ -149,22 +149,22 @@ describe('delete', () => {
     });
     const url = assetsPath(tenant.id, `/${asset.id}`);
     expectError(await portalCall(tenant.owner, 'DELETE', url), 409, 'CONFLICT', /1 onchain operation\(s\) of it are not settled yet/);
-    expect(await db().select().from(customerAssetBalances).where(eq(customerAssetBalances.onchainAssetId, asset.id))).toHaveLength(1);
+    expect(await db(tenant.id).select().from(customerAssetBalances).where(eq(customerAssetBalances.onchainAssetId, asset.id))).toHaveLength(1);
 
-    await db().update(onchainOperations).set({ status: 'succeeded' }).where(eq(onchainOperations.id, operationId));
+    await db(tenant.id).update(onchainOperations).set({ status: 'succeeded' }).where(eq(onchainOperations.id, operationId));
     expectOk(await portalCall(tenant.owner, 'DELETE', url), 200, successFlagSchema);
-    expect(await db().select().from(onchainAssets).where(eq(onchainAssets.id, asset.id))).toEqual([]);
-    expect(await db().select().from(customerAssetBalances).where(eq(customerAssetBalances.onchainAssetId, asset.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(onchainAssets).where(eq(onchainAssets.id, asset.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(customerAssetBalances).where(eq(customerAssetBalances.onchainAssetId, asset.id))).toEqual([]);
   });
 
   it.each(['initialized', 'pending'] as const)('409 while an XP transaction on it is %s; 200 once completed', async (status) => {
     const tenant = await createTenant();
     const asset = await insertAssetRow(tenant.id, { key: 'xp' });
     const transactionId = newId('itx');
-    await db().insert(internalTransactions).values({ id: transactionId, tenantId: tenant.id, userId: 'cus_x', type: 'xp_earn', amount: 5, status, onchainAssetId: asset.id });
+    await db(tenant.id).insert(internalTransactions).values({ id: transactionId, tenantId: tenant.id, userId: 'cus_x', type: 'xp_earn', amount: 5, status, onchainAssetId: asset.id });
     const url = assetsPath(tenant.id, `/${asset.id}`);
     expectError(await portalCall(tenant.owner, 'DELETE', url), 409, 'CONFLICT', /1 internal transaction\(s\) on it are not settled yet/);
-    await db().update(internalTransactions).set({ status: 'completed' }).where(eq(internalTransactions.id, transactionId));
+    await db(tenant.id).update(internalTransactions).set({ status: 'completed' }).where(eq(internalTransactions.id, transactionId));
     expectOk(await portalCall(tenant.owner, 'DELETE', url), 200, successFlagSchema);
   });
 });
@@ -186,7 +186,7 @@ describe('tenants and roles', () => {
     }
     const list = expectOk(await portalCall(other.owner, 'GET', assetsPath(other.id)), 200, assetPage);
     expect(list.items).toEqual([]);
-    const [row] = await db().select().from(onchainAssets).where(and(eq(onchainAssets.id, asset.id), eq(onchainAssets.tenantId, owner.id)));
+    const [row] = await db(owner.id).select().from(onchainAssets).where(and(eq(onchainAssets.id, asset.id), eq(onchainAssets.tenantId, owner.id)));
     expect(row).toMatchObject({ name: asset.name, status: 'active' });
   });
 

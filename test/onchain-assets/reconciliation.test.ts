@@ -16,7 +16,7 @@ import { newId } from '../../src/lib/ids';
 import { reconciliationSchema } from '../../src/schemas/onchain-asset';
 import { expectOk } from '../support/http';
 import { createCustomer } from '../support/ledger';
-import { createTenant, db, portalCall, type TestTenant } from '../support/world';
+import { createTenant, createTenantBeside, db, portalCall, type TestTenant } from '../support/world';
 import { randomAddress } from '../support/rewards';
 import { assetsPath, insertAssetRow } from './helpers';
 
@@ -27,20 +27,20 @@ async function customerWithWallet(tenantId: string) {
   const userId = await createCustomer(tenantId);
   const address = randomAddress();
   const walletId = newId('wal');
-  await db().insert(internalWallets).values({ id: walletId, tenantId, userId, address, label: 'custodial', derivationIndex: derivationIndex++ });
+  await db(tenantId).insert(internalWallets).values({ id: walletId, tenantId, userId, address, label: 'custodial', derivationIndex: derivationIndex++ });
   return { userId, address, walletId };
 }
 
 type Customer = Awaited<ReturnType<typeof customerWithWallet>>;
 
 async function ledgerEntry(asset: OnchainAsset | null, tenantId: string, userId: string, amount: number, status: TransactionStatus = 'completed') {
-  await db()
+  await db(tenantId)
     .insert(internalTransactions)
     .values({ id: newId('itx'), tenantId, userId, type: amount < 0 ? 'xp_redeem' : 'xp_earn', amount, status, onchainAssetId: asset?.id ?? null });
 }
 
 async function balance(asset: OnchainAsset, customer: Customer, amount: string, tokenId = '') {
-  await db().insert(customerAssetBalances).values({
+  await db(asset.tenantId).insert(customerAssetBalances).values({
     id: newId('bal'),
     tenantId: asset.tenantId,
     userId: customer.userId,
@@ -56,7 +56,7 @@ async function balance(asset: OnchainAsset, customer: Customer, amount: string, 
 }
 
 async function operation(asset: OnchainAsset, recipient: string, kind: 'mint' | 'burn', amount: string | null, status: OnchainOperationStatus = 'succeeded') {
-  await db()
+  await db(asset.tenantId)
     .insert(onchainOperations)
     .values({ id: newId('op'), tenantId: asset.tenantId, kind, status, chainId: asset.chainId, onchainAssetId: asset.id, recipient, amount });
 }
@@ -85,8 +85,8 @@ describe('XP token', () => {
     await balance(xp, short, (7n * E18).toString());
     // unknownToLedger: tokens onchain the ledger never settled.
     await balance(xp, unknownToLedger, '5');
-    // Another tenant's rows never count.
-    const other = await createTenant();
+    // Another tenant's rows never count: on the tenant's shard, only the reconciliation's tenant filter keeps them out.
+    const other = await createTenantBeside(tenant.id);
     await ledgerEntry(xp, other.id, await createCustomer(other.id), 77);
 
     const result = await reconcile(tenant, xp);

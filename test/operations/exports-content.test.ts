@@ -73,7 +73,7 @@ describe('customers export', () => {
     const ids: string[] = [];
     for (const createdAt of ['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z']) {
       const customer = await createCustomerViaApi(key);
-      await db().update(customers).set({ createdAt }).where(eq(customers.id, customer.id));
+      await db(tenant.id).update(customers).set({ createdAt }).where(eq(customers.id, customer.id));
       ids.push(customer.id);
     }
     const job = await completedExport(tenant.owner, tenant.id, { kind: 'customers', from: '2026-01-15T00:00:00Z', to: '2026-03-01T01:00:00+01:00' }, { pageSize: 1 });
@@ -88,11 +88,11 @@ describe('internal_transactions export', () => {
     const key = await createTestApiKey(tenant.id);
     const customer = await createCustomerViaApi(key, { external_id: 'shop-1' });
     for (const amount of [10, 20, 30, 40]) await addXp(tenant.id, customer.id, amount);
-    const rows = await db().select().from(internalTransactions).where(eq(internalTransactions.tenantId, tenant.id));
+    const rows = await db(tenant.id).select().from(internalTransactions).where(eq(internalTransactions.tenantId, tenant.id));
     // Three rows in the same millisecond (the keyset's tie), one outside the period.
     const times = ['2026-05-01T10:00:00.000Z', '2026-05-01T10:00:00.000Z', '2026-05-01T10:00:00.000Z', '2026-06-01T00:00:00.000Z'];
     for (const [i, row] of rows.entries()) {
-      await db().update(internalTransactions).set({ createdAt: times[i]!, notes: i === 0 ? 'refund, "late"\nsecond line' : null, metadata: i === 1 ? { order: 'o-1' } : null }).where(eq(internalTransactions.id, row.id));
+      await db(tenant.id).update(internalTransactions).set({ createdAt: times[i]!, notes: i === 0 ? 'refund, "late"\nsecond line' : null, metadata: i === 1 ? { order: 'o-1' } : null }).where(eq(internalTransactions.id, row.id));
     }
     const job = await completedExport(tenant.owner, tenant.id, { kind: 'internal_transactions', to: '2026-05-31T23:59:59Z' }, { pageSize: 1 });
     expect(job.rows).toBe(3);

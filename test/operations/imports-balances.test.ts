@@ -10,7 +10,8 @@ import { countingD1, newCost } from '../cohorts/counting-d1';
 import { chunkMessages, createImportJob, deliverOperations, runImport } from '../support/imports';
 import { lotRow, pointsOf, pointsWorld, setPoints, type PointsWorld } from '../support/points';
 import { relayerEnv, settleAll } from '../support/settlement';
-import { db, shardD1, TEST_SHARD } from '../support/world';
+import { envWithShard } from '../support/race';
+import { db, shardD1 } from '../support/world';
 import { deployedAsset, getCustomer, newCustomer, newWorld, operationsOf } from '../settlement/fixtures';
 
 /** Balances files (CONTRACT.md, Imports): each row an `xp_bonus` credit through the ledger's own statements. */
@@ -18,7 +19,7 @@ import { deployedAsset, getCustomer, newCustomer, newWorld, operationsOf } from 
 const HEADER = 'external_id,amount,notes,expires_at';
 
 async function importedCredits(tenantId: string, userId: string) {
-  return db()
+  return db(tenantId)
     .select()
     .from(internalTransactions)
     .where(and(eq(internalTransactions.tenantId, tenantId), eq(internalTransactions.userId, userId), eq(internalTransactions.type, 'xp_bonus')))
@@ -76,7 +77,7 @@ describe('balances import', () => {
     const chunkStatements = async (rows: number) => {
       const job = await createImportJob(w.tenant.owner, w.tenant.id, 'balances', fileOf(rows));
       const cost = newCost();
-      expect((await deliverOperations(await chunkMessages(w.tenant.id, job.id), { ...env, [TEST_SHARD]: countingD1(shardD1(), cost) })).retryMessages).toEqual([]);
+      expect((await deliverOperations(await chunkMessages(w.tenant.id, job.id), envWithShard(w.tenant.id, countingD1(shardD1(w.tenant.id), cost)))).retryMessages).toEqual([]);
       const writes = cost.trips.filter((trip) => trip.sql.some((text) => /insert into "import_chunks"/i.test(text)));
       expect(writes).toHaveLength(1);
       return { job, statements: writes[0]!.sql.length };
@@ -87,7 +88,7 @@ describe('balances import', () => {
     // Member n got 1 + 2 (first file) and every (n + 3k) up to 300 (second): sums of arithmetic series.
     const expected = [1, 2, 3].map((n) => (n <= 2 ? n : 0) + Array.from({ length: 100 }, (_, k) => n + 3 * k).reduce((a, b) => a + b, 0));
     for (const [index, member] of members.entries()) expect(await pointsOf(w, member.id)).toMatchObject({ xp_balance: String(expected[index]) });
-    const numbered = await db()
+    const numbered = await db(w.tenant.id)
       .select({ amount: internalTransactions.amount })
       .from(internalTransactions)
       .where(and(eq(internalTransactions.tenantId, w.tenant.id), sql`json_extract(${internalTransactions.metadata}, '$.import_id') = ${large.job.id}`))
@@ -126,8 +127,8 @@ describe('balances import with an XP token', () => {
     const [credit] = await importedCredits(world.tenant.id, customer.id);
     const [otherCredit] = await importedCredits(world.tenant.id, other.id);
     expect([credit!.status, otherCredit!.status]).toEqual(['initialized', 'initialized']);
-    expect((await operationsOf(credit!.id)).map((operation) => [operation.kind, operation.amount])).toEqual([['mint', '120']]);
-    expect((await operationsOf(otherCredit!.id)).map((operation) => [operation.kind, operation.amount])).toEqual([['mint', '7']]);
+    expect((await operationsOf(world.tenant.id, credit!.id)).map((operation) => [operation.kind, operation.amount])).toEqual([['mint', '120']]);
+    expect((await operationsOf(world.tenant.id, otherCredit!.id)).map((operation) => [operation.kind, operation.amount])).toEqual([['mint', '7']]);
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('0');
     await settleAll(runEnv, world.tenant.id);
     expect(await balanceOf(31337, 'erc20', xp.asset_address, customer.wallet)).toBe(120n);

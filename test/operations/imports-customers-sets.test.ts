@@ -31,13 +31,13 @@ async function importRecorded(tenant: Tenant, csv: string) {
 }
 
 async function customerByExternalId(tenantId: string, externalId: string) {
-  const rows = await db().select().from(customers).where(and(eq(customers.tenantId, tenantId), eq(customers.externalId, externalId)));
+  const rows = await db(tenantId).select().from(customers).where(and(eq(customers.tenantId, tenantId), eq(customers.externalId, externalId)));
   expect(rows).toHaveLength(1);
   return rows[0]!;
 }
 
 async function valuesOf(tenantId: string, userId: string) {
-  return db().select().from(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenantId), eq(customerAttributeValues.userId, userId)));
+  return db(tenantId).select().from(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenantId), eq(customerAttributeValues.userId, userId)));
 }
 
 /** A file of `fresh` new customers and `existing` updated ones (a profile field, a status move, two attribute values each). */
@@ -82,10 +82,10 @@ describe('customers import, set-based', () => {
     expect(smallBatch).toHaveLength(7);
 
     // The fixtures' customers have none (inserted directly): a wallet per imported customer.
-    const wallets = await db().select().from(internalWallets).where(eq(internalWallets.tenantId, tenant.id));
+    const wallets = await db(tenant.id).select().from(internalWallets).where(eq(internalWallets.tenantId, tenant.id));
     expect(wallets).toHaveLength(62);
     expect(new Set(wallets.map((wallet) => wallet.derivationIndex)).size).toBe(62);
-    const updated = await db().select().from(customers).where(inArray(customers.id, existing));
+    const updated = await db(tenant.id).select().from(customers).where(inArray(customers.id, existing));
     expect(updated.every((row) => row.status === 'suspended' && row.username?.startsWith('renamed '))).toBe(true);
     const fresh = await customerByExternalId(tenant.id, 'large-59');
     expect(fresh).toMatchObject({ email: 'large-59@example.com', username: 'name 59', countryCode: 'DE', status: 'pending' });
@@ -117,7 +117,7 @@ describe('customers import, set-based', () => {
     const created = await customerByExternalId(tenant.id, 'fold-1');
     expect(created).toMatchObject({ email: 'a@example.com', username: 'second', countryCode: 'DE', status: 'suspended' });
     expect((await valuesOf(tenant.id, created.id)).map((value) => value.valueNumber)).toEqual([2]);
-    expect(await db().select().from(internalWallets).where(eq(internalWallets.userId, created.id))).toHaveLength(1);
+    expect(await db(tenant.id).select().from(internalWallets).where(eq(internalWallets.userId, created.id))).toHaveLength(1);
     const updated = await customerByExternalId(tenant.id, `ext-${old}`);
     expect(updated).toMatchObject({ id: old, email: 'new@example.com', username: 'renamed', status: 'reinstated' });
     expect((await valuesOf(tenant.id, old)).map((value) => value.valueNumber)).toEqual([5]);
@@ -179,7 +179,7 @@ describe('customers import, set-based', () => {
     expect(done).toMatchObject({ rows_ok: 100, rows_failed: 0 });
     expect(writes).toHaveLength(1);
     expect(writes[0]!.filter((text) => text.startsWith('insert into "customer_attribute_values"'))).toHaveLength(2);
-    const stored = await db().select().from(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenant.id), eq(customerAttributeValues.definitionId, listId)));
+    const stored = await db(tenant.id).select().from(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenant.id), eq(customerAttributeValues.definitionId, listId)));
     expect(stored).toHaveLength(100);
     const last = await customerByExternalId(tenant.id, 'big-99');
     expect(stored.find((value) => value.userId === last.id)?.valueText).toBe(list(99));
@@ -199,7 +199,7 @@ describe('customers import, set-based', () => {
     expect(events.filter((event) => event.type === 'customer.created').map((event) => event.resourceId).sort()).toEqual(created.map((row) => row.id).sort());
     expect(events.filter((event) => event.type === 'customer.status_changed').map((event) => event.resourceId)).toEqual([moved]);
     expect(await memberIds(tenant.owner, tenant.id, cohort.id)).toEqual([created[0]!.id, created[1]!.id, moved].sort());
-    const positions = (await db().select({ seq: customers.seq }).from(customers).where(eq(customers.tenantId, tenant.id))).map((row) => row.seq);
+    const positions = (await db(tenant.id).select({ seq: customers.seq }).from(customers).where(eq(customers.tenantId, tenant.id))).map((row) => row.seq);
     expect(new Set(positions).size).toBe(4);
     expect(positions.every((seq) => typeof seq === 'number')).toBe(true);
     expect(await total(tenant.owner, tenant.id, 'status=suspended')).toBe(2);

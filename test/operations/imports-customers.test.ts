@@ -12,7 +12,7 @@ import { createTenant, createTestApiKey, db, portalCall } from '../support/world
 /** Customers files (CONTRACT.md, Imports): upserts by external_id, as the gateway's upsert does. */
 
 async function customersOf(tenantId: string) {
-  return db().select().from(customers).where(eq(customers.tenantId, tenantId)).orderBy(customers.externalId);
+  return db(tenantId).select().from(customers).where(eq(customers.tenantId, tenantId)).orderBy(customers.externalId);
 }
 
 const profile = ({ externalId, email, username, countryCode, status }: typeof customers.$inferSelect) => ({ externalId, email, username, countryCode, status });
@@ -35,9 +35,9 @@ describe('customers import', () => {
       { externalId: 'u-1', email: 'one@example.com', username: 'Doe, Jane', countryCode: 'DE', status: 'active' },
       { externalId: 'u-2', email: null, username: null, countryCode: null, status: 'suspended' },
     ]);
-    const wallets = await db().select().from(internalWallets).where(eq(internalWallets.tenantId, tenant.id));
+    const wallets = await db(tenant.id).select().from(internalWallets).where(eq(internalWallets.tenantId, tenant.id));
     expect(new Set(wallets.map((wallet) => wallet.userId))).toEqual(new Set(rows.map((row) => row.id)));
-    const values = await db().select().from(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenant.id), eq(customerAttributeValues.userId, rows[0]!.id)));
+    const values = await db(tenant.id).select().from(customerAttributeValues).where(and(eq(customerAttributeValues.tenantId, tenant.id), eq(customerAttributeValues.userId, rows[0]!.id)));
     expect(values.map((value) => value.valueText ?? value.valueNumber).sort()).toEqual([41, 'gold\r\nline'].sort());
   });
 
@@ -71,7 +71,7 @@ describe('customers import', () => {
     expect(await runImport(tenant.owner, tenant.id, job.id)).toMatchObject({ rows_ok: 1 });
     const [revived] = (await customersOf(tenant.id)).filter((row) => row.externalId === 'gone-1');
     expect(revived!.id).not.toBe(erased.id);
-    const [tombstone] = await db().select().from(customers).where(eq(customers.id, erased.id));
+    const [tombstone] = await db(tenant.id).select().from(customers).where(eq(customers.id, erased.id));
     expect(tombstone!.email).toBeNull();
   });
 

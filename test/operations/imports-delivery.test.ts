@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:test';
 import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/client';
 import { customers, importChunks, importJobs } from '../../src/db/schema';
+import type { Bindings } from '../../src/env';
 import { IMPORT_CHUNK_ROWS } from '../../src/domain/imports';
 import { importJobSchema } from '../../src/schemas/import';
 import { runContext } from '../../src/services/context';
@@ -21,11 +21,11 @@ const HEADER = 'external_id,username';
 const fileOf = (prefix: string, rows: number) => [HEADER, ...Array.from({ length: rows }, (_, index) => `${prefix}-${index},name ${index}`), ''].join('\n');
 
 async function customersLike(tenantId: string, prefix: string) {
-  return db().select().from(customers).where(and(eq(customers.tenantId, tenantId), like(customers.externalId, `${prefix}-%`)));
+  return db(tenantId).select().from(customers).where(and(eq(customers.tenantId, tenantId), like(customers.externalId, `${prefix}-%`)));
 }
 
 async function jobRow(tenantId: string, id: string) {
-  const [job] = await db().select().from(importJobs).where(and(eq(importJobs.id, id), eq(importJobs.tenantId, tenantId)));
+  const [job] = await db(tenantId).select().from(importJobs).where(and(eq(importJobs.id, id), eq(importJobs.tenantId, tenantId)));
   return job!;
 }
 
@@ -50,7 +50,7 @@ describe('import chunks, delivered again and again', () => {
     const options = { files: env.FILES, walletMnemonic: env.WALLET_MNEMONIC! };
     // Both have read the job and planned the rows before either batch reaches D1.
     const { held } = await raceTasks(
-      [0, 1].map(() => (d1: D1Database) => applyImportChunk(shardRun({ db: createDatabase(d1) }), message!, options)),
+      [0, 1].map(() => (runEnv: Bindings) => applyImportChunk(shardRun(tenant.id, {}, runEnv), message!, options)),
       /insert into "import_chunks"/i,
     );
     expect(held).toBe(2);
@@ -63,13 +63,13 @@ describe('import chunks, delivered again and again', () => {
     const job = await createImportJob(tenant.owner, tenant.id, 'customers', fileOf('mid', 30));
     const messages = await chunkMessages(tenant.id, job.id);
     // The 20th row's insert fails after 19 rows' statements ran in the batch.
-    await shardD1().exec(`CREATE TRIGGER test_import_dies BEFORE INSERT ON customers WHEN NEW.external_id = 'mid-19' BEGIN SELECT RAISE(ABORT, 'consumer died mid-chunk'); END`);
+    await shardD1(tenant.id).exec(`CREATE TRIGGER test_import_dies BEFORE INSERT ON customers WHEN NEW.external_id = 'mid-19' BEGIN SELECT RAISE(ABORT, 'consumer died mid-chunk'); END`);
     const failed = await deliverOperations(messages);
     expect(failed.retryMessages).toHaveLength(1);
     expect(await customersLike(tenant.id, 'mid')).toEqual([]);
-    expect(await db().select().from(importChunks).where(eq(importChunks.importId, job.id))).toEqual([]);
+    expect(await db(tenant.id).select().from(importChunks).where(eq(importChunks.importId, job.id))).toEqual([]);
     expect(await jobRow(tenant.id, job.id)).toMatchObject({ status: 'queued', rowsOk: 0, rowsFailed: 0, chunksDone: 0 });
-    await shardD1().exec('DROP TRIGGER test_import_dies');
+    await shardD1(tenant.id).exec('DROP TRIGGER test_import_dies');
     expect((await deliverOperations(messages)).retryMessages).toEqual([]);
     expect(await customersLike(tenant.id, 'mid')).toHaveLength(30);
     expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'completed', rows_ok: 30 });
@@ -81,7 +81,7 @@ describe('import chunks, delivered again and again', () => {
     const messages = await chunkMessages(tenant.id, job.id);
     expect((await deliverOperations(messages)).retryMessages).toEqual([]);
     // As if the consumer had died between the chunk's batch and the error file.
-    await db().update(importJobs).set({ errorFileKey: null }).where(eq(importJobs.id, job.id));
+    await db(tenant.id).update(importJobs).set({ errorFileKey: null }).where(eq(importJobs.id, job.id));
     expect((await getImportJob(tenant.owner, tenant.id, job.id)).errors_url).toBeNull();
     expect((await deliverOperations(messages)).retryMessages).toEqual([]);
     expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ rows_ok: 1, rows_failed: 1, errors_url: expect.stringMatching(/\/errors$/) });
@@ -100,7 +100,7 @@ describe('two uploads of the same file at once', () => {
     expect(responses.map((res) => res.status).sort()).toEqual([200, 202]);
     const [first, second] = responses.map((res) => expectOk(res, res.status, importJobSchema));
     expect(second!.id).toBe(first!.id);
-    expect(await db().select().from(importJobs).where(eq(importJobs.tenantId, tenant.id))).toHaveLength(1);
+    expect(await db(tenant.id).select().from(importJobs).where(eq(importJobs.tenantId, tenant.id))).toHaveLength(1);
     const listed = await env.FILES.list({ prefix: `imports/${tenant.id}/` });
     expect(listed.objects).toHaveLength(1);
     expect((await deliverOperations(await chunkMessages(tenant.id, first!.id))).retryMessages).toEqual([]);

@@ -14,7 +14,7 @@ import { createTenant, db, shardD1, shardRun } from '../support/world';
 const DAY_MS = 86_400_000;
 
 async function jobRow(tenantId: string, id: string) {
-  const [job] = await db().select().from(importJobs).where(and(eq(importJobs.id, id), eq(importJobs.tenantId, tenantId)));
+  const [job] = await db(tenantId).select().from(importJobs).where(and(eq(importJobs.id, id), eq(importJobs.tenantId, tenantId)));
   return job!;
 }
 
@@ -35,18 +35,18 @@ describe('import retention', () => {
     const job = await createImportJob(tenant.owner, tenant.id, 'customers', ['external_id', 'kept-1', ...bad, ''].join('\n'));
     const done = await runImport(tenant.owner, tenant.id, job.id);
     expect(done).toMatchObject({ rows_ok: 1, rows_failed: 130, errors_url: expect.any(String) });
-    const [row] = await db().select().from(importJobs).where(eq(importJobs.id, job.id));
+    const [row] = await db(tenant.id).select().from(importJobs).where(eq(importJobs.id, job.id));
     const keys = [row!.fileKey!, row!.errorFileKey!];
     expect(await Promise.all(keys.map(async (key) => (await env.FILES.head(key)) !== null))).toEqual([true, true]);
 
-    const at = (days: number) => shardRun({ db: db(), now: () => new Date(Date.parse(done.completed_at!) + days * DAY_MS) });
+    const at = (days: number) => shardRun(tenant.id, { now: () => new Date(Date.parse(done.completed_at!) + days * DAY_MS) });
     await purgeImportFiles(at(IMPORT_FILE_RETENTION_DAYS - 1), env.FILES);
     expect(await env.FILES.head(keys[0]!)).not.toBeNull();
     await purgeImportFiles(at(IMPORT_FILE_RETENTION_DAYS + 1), env.FILES);
     expect(await Promise.all(keys.map((key) => env.FILES.head(key)))).toEqual([null, null]);
     const after = await getImportJob(tenant.owner, tenant.id, job.id);
     expect(after).toEqual({ ...done, errors_url: null });
-    expect(await db().select().from(importErrors).where(and(eq(importErrors.importId, job.id), eq(importErrors.tenantId, tenant.id)))).toHaveLength(100);
+    expect(await db(tenant.id).select().from(importErrors).where(and(eq(importErrors.importId, job.id), eq(importErrors.tenantId, tenant.id)))).toHaveLength(100);
   });
 });
 
@@ -58,9 +58,9 @@ describe('stalled imports', () => {
     const [first] = await chunkMessages(tenant.id, job.id);
     expect((await deliverOperations([first!])).retryMessages).toEqual([]);
     const { queue, sent } = recordingQueue();
-    await resumeStalledImports(shardRun({ db: db() }), queue);
+    await resumeStalledImports(shardRun(tenant.id), queue);
     expect(sent.filter((message) => message.kind === 'import_chunk' && message.importId === job.id)).toEqual([]);
-    await resumeStalledImports(shardRun({ db: db(), now: () => new Date(Date.now() + 2 * 60 * 60 * 1000) }), queue);
+    await resumeStalledImports(shardRun(tenant.id, { now: () => new Date(Date.now() + 2 * 60 * 60 * 1000) }), queue);
     const resent = sent.filter((message) => message.kind === 'import_chunk' && message.importId === job.id);
     expect(resent.map((message) => (message.kind === 'import_chunk' ? message.chunk : -1))).toEqual([1, 2]);
     expect((await deliverOperations([first!, ...resent])).retryMessages).toEqual([]);
@@ -75,13 +75,13 @@ describe('an import whose chunk fails on every delivery', () => {
     const job = await createImportJob(tenant.owner, tenant.id, 'customers', ['external_id', ...rows, ''].join('\n'));
     const [first, second, third] = await chunkMessages(tenant.id, job.id);
     const poisoned = `stuck-${2 * IMPORT_CHUNK_ROWS + 3}`;
-    await shardD1().exec(`CREATE TRIGGER test_chunk_always_fails BEFORE INSERT ON customers WHEN NEW.external_id = '${poisoned}' BEGIN SELECT RAISE(ABORT, 'this chunk always fails'); END`);
+    await shardD1(tenant.id).exec(`CREATE TRIGGER test_chunk_always_fails BEFORE INSERT ON customers WHEN NEW.external_id = '${poisoned}' BEGIN SELECT RAISE(ABORT, 'this chunk always fails'); END`);
     try {
       expect((await deliverOperations([first!])).retryMessages).toEqual([]);
       const { queue, sent } = recordingQueue();
       const resumeAt = async (hours: number) => {
         sent.length = 0;
-        await resumeStalledImports(shardRun({ db: db(), now: () => new Date(Date.now() + hours * 60 * 60 * 1000) }), queue);
+        await resumeStalledImports(shardRun(tenant.id, { now: () => new Date(Date.now() + hours * 60 * 60 * 1000) }), queue);
         return sent.flatMap((message) => (message.kind === 'import_chunk' && message.importId === job.id ? [message.chunk] : []));
       };
       expect(await resumeAt(2)).toEqual([1, 2]);
@@ -96,7 +96,7 @@ describe('an import whose chunk fails on every delivery', () => {
       expect(await getImportJob(tenant.owner, tenant.id, job.id)).toMatchObject({ status: 'failed', rows_ok: 2 * IMPORT_CHUNK_ROWS, rows_failed: 0 });
       expect(await resumeAt(6 + 2 * MAX_IMPORT_RESUMES)).toEqual([]);
     } finally {
-      await shardD1().exec('DROP TRIGGER test_chunk_always_fails');
+      await shardD1(tenant.id).exec('DROP TRIGGER test_chunk_always_fails');
     }
   });
 });

@@ -11,7 +11,7 @@ import { createTenant, db } from '../support/world';
 /** What an upload refuses before any job exists (CONTRACT.md, Imports), and what it answers twice. */
 
 async function jobsOf(tenantId: string) {
-  return db().select().from(importJobs).where(eq(importJobs.tenantId, tenantId));
+  return db(tenantId).select().from(importJobs).where(eq(importJobs.tenantId, tenantId));
 }
 
 /** A valid balances file of exactly `size` bytes: a header, then `x,1` rows padded by the last one's notes. */

@@ -1,13 +1,14 @@
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { tenants } from '../../src/db/schema';
+import { createDatabase } from '../../src/db/client';
+import { directoryTenants, tenants } from '../../src/db/schema';
 import { currentAccountSchema } from '../../src/schemas/account';
 import { tenantSchema } from '../../src/schemas/tenant';
 import { pageSchema } from '../../src/lib/paging';
 import { memberSchema } from '../../src/schemas/member';
 import { call, expectError, expectOk } from '../support/http';
-import { createPerson, createTenant, db, portalCall } from '../support/world';
+import { createPerson, createTenant, directory, everyShard, portalCall } from '../support/world';
 
 let counter = 0;
 /** A slug no other test (or earlier run in this file's storage) has taken. */
@@ -80,7 +81,10 @@ describe('POST /tenants', () => {
       env.TENANT_SIGNUP = 'Open ';
       const slug = freshSlug();
       expectError(await portalCall(person, 'POST', '/api/v1/tenants', { name: 'Acme', slug }), 503, 'SERVICE_MISCONFIGURED', /^TENANT_SIGNUP /);
-      expect(await db().select().from(tenants).where(eq(tenants.slug, slug))).toEqual([]);
+      // Nowhere: in no shard (placement could have chosen any) and not in the directory.
+      const onShards = await Promise.all(everyShard().map((shard) => createDatabase(shard.d1).select().from(tenants).where(eq(tenants.slug, slug))));
+      expect(onShards.flat()).toEqual([]);
+      expect(await directory().select().from(directoryTenants).where(eq(directoryTenants.slug, slug))).toEqual([]);
     } finally {
       env.TENANT_SIGNUP = previous;
     }

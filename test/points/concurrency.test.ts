@@ -1,18 +1,17 @@
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/client';
 import { internalTransactions, pointLots } from '../../src/db/schema';
+import type { Bindings } from '../../src/env';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { reversalSchema } from '../../src/schemas/reversal';
-import { runContext } from '../../src/services/context';
 import { runLotJobs, type LotJobSummary } from '../../src/services/point-jobs';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
 import { expectLotInvariant } from '../support/lot-invariant';
 import { earn, HOUR_MS, lotRow, pointsOf, pointsWorld, setPoints, type PointsWorld } from '../support/points';
 import { gatewayRequest, portalRequest, race, raceTasks, requestTask } from '../support/race';
 import { createCustomer } from '../support/ledger';
-import { db, gatewayCall, shardD1, shardRun } from '../support/world';
+import { db, gatewayCall, shardRun } from '../support/world';
 
 /**
  * The point lifecycle under concurrency (CONTRACT.md, Point lifecycle: "a lot expires once, whatever
@@ -28,21 +27,21 @@ const REVERSAL_OR_ACTIVATION = /point_lot_guard|update "point_lots" set "reverse
 /** A debit's write batch (an adjustment) and the expiry batch of a job run. */
 const DEBIT_OR_EXPIRY = /insert into "internal_transactions"|'xp_expire'/i;
 
-/** A job run of the lot jobs at `at` over the (gated) binding it is given. */
-const jobRunAt = (at: number) => (d1: D1Database) => runLotJobs(shardRun({ db: createDatabase(d1), now: () => new Date(at) }));
+/** A job run of the lot jobs at `at` on the tenant's shard, over the (gated) bindings it is given. */
+const jobRunAt = (tenantId: string, at: number) => (runEnv: Bindings) => runLotJobs(shardRun(tenantId, { now: () => new Date(at) }, runEnv));
 
 const reverseRequest = (w: PointsWorld, creditId: string, body: { amount?: string } = {}) =>
   gatewayRequest(w.key, 'POST', `/api/v1/gateway/internal-transactions/${creditId}/reverse`, { body });
 
 async function expiriesOf(tenantId: string) {
-  return db()
+  return db(tenantId)
     .select({ userId: internalTransactions.userId, amount: internalTransactions.amount, status: internalTransactions.status })
     .from(internalTransactions)
     .where(and(eq(internalTransactions.tenantId, tenantId), eq(internalTransactions.type, 'xp_expire')));
 }
 
 async function lotsOfTenant(tenantId: string) {
-  return db().select().from(pointLots).where(eq(pointLots.tenantId, tenantId));
+  return db(tenantId).select().from(pointLots).where(eq(pointLots.tenantId, tenantId));
 }
 
 describe('expiry runs at once', () => {
@@ -54,9 +53,9 @@ describe('expiry runs at once', () => {
     await setPoints(w, { validity: 'PT1H' });
     for (const userId of others) for (const amount of [10, 20, 30]) await earn(w, amount, userId);
 
-    const { results, held } = await raceTasks(Array.from({ length: runs }, () => jobRunAt(Date.now() + 2 * HOUR_MS)), EXPIRY_BATCH);
+    const { results, held } = await raceTasks(Array.from({ length: runs }, () => jobRunAt(w.tenant.id, Date.now() + 2 * HOUR_MS)), EXPIRY_BATCH);
     expect(held).toBe(runs);
-    // Every run of the file's database counts; this tenant's 12 lots expired once in all.
+    // Every tenant of the shard counts; this tenant's 12 lots expired once in all.
     expect(results.reduce((sum: number, summary: LotJobSummary) => sum + summary.expired, 0)).toBeGreaterThanOrEqual(12);
 
     const expiries = await expiriesOf(w.tenant.id);
@@ -68,7 +67,7 @@ describe('expiry runs at once', () => {
     await expectLotInvariant(w.tenant.id);
 
     // A later run finds nothing left to expire.
-    await jobRunAt(Date.now() + 3 * HOUR_MS)(shardD1());
+    await jobRunAt(w.tenant.id, Date.now() + 3 * HOUR_MS)(env);
     expect(await expiriesOf(w.tenant.id)).toHaveLength(others.length);
   });
 });
@@ -92,7 +91,7 @@ describe('a reversal racing the activation of its pending credit', () => {
   it.each(cases)('$name: takes back exactly once, whichever lands first', async ({ order, amount, balance, creditStatus, reversalType }) => {
     const { w, credit } = await pendingCredit();
     const reversal = requestTask(await reverseRequest(w, credit.id, amount === undefined ? {} : { amount }));
-    const job = jobRunAt(Date.now() + HOUR_MS);
+    const job = jobRunAt(w.tenant.id, Date.now() + HOUR_MS);
     const tasks = order === 'activation' ? [job, reversal] : [reversal, job];
     const { results, held } = await raceTasks<unknown>(tasks, REVERSAL_OR_ACTIVATION, { inOrder: true });
     expect(held).toBe(2);
@@ -151,7 +150,7 @@ describe('spends racing expiry', () => {
     await setPoints(w, { validity: 'PT1H' });
     await earn(w, 100);
     const spends = await Promise.all(Array.from({ length: 4 }, () => portalRequest(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/xp-adjustments`, { amount: '-60', notes: 'race' })));
-    const { results, held } = await raceTasks<unknown>([jobRunAt(Date.now() + 2 * HOUR_MS), ...spends.map((request) => requestTask(request))], DEBIT_OR_EXPIRY);
+    const { results, held } = await raceTasks<unknown>([jobRunAt(w.tenant.id, Date.now() + 2 * HOUR_MS), ...spends.map((request) => requestTask(request))], DEBIT_OR_EXPIRY);
     expect(held).toBe(5);
     const responses = results.slice(1) as JsonResponse[];
     const spent = responses.filter((res) => res.status === 201).length * 60;
@@ -172,7 +171,7 @@ describe('spends racing expiry', () => {
     await setPoints(w, { validity: 'PT1H' });
     const credit = await earn(w, 100);
     const reversal = requestTask(await reverseRequest(w, credit.id));
-    const { results, held } = await raceTasks<unknown>([jobRunAt(Date.now() + 2 * HOUR_MS), reversal], /point_lot_guard|update "point_lots" set "reversed"|'xp_expire'/, { inOrder: true });
+    const { results, held } = await raceTasks<unknown>([jobRunAt(w.tenant.id, Date.now() + 2 * HOUR_MS), reversal], /point_lot_guard|update "point_lots" set "reversed"|'xp_expire'/, { inOrder: true });
     expect(held).toBe(2);
     const data = expectOk(results[1] as JsonResponse, 201, reversalSchema);
     // The expiry took the credit's 100 first; the reversal then takes what the customer still has.
@@ -189,7 +188,7 @@ describe('a pending credit reaching its day while debits run', () => {
     await setPoints(w, { pending_period: 'PT10S', validity: 'P1D' });
     await earn(w, 100);
     const spends = await Promise.all(Array.from({ length: 3 }, () => portalRequest(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/xp-adjustments`, { amount: '-50', notes: 'race' })));
-    const { results, held } = await raceTasks<unknown>([jobRunAt(Date.now() + HOUR_MS), ...spends.map((request) => requestTask(request))], /insert into "internal_transactions"|INSERT INTO lot_chunk/i);
+    const { results, held } = await raceTasks<unknown>([jobRunAt(w.tenant.id, Date.now() + HOUR_MS), ...spends.map((request) => requestTask(request))], /insert into "internal_transactions"|INSERT INTO lot_chunk/i);
     expect(held).toBe(4);
     const spent = (results.slice(1) as JsonResponse[]).filter((res) => res.status === 201).length * 50;
     expect(await pointsOf(w)).toMatchObject({ xp_balance: String(140 - spent), pending_xp: '0' });

@@ -90,18 +90,18 @@ describe('expiry in chunks', () => {
     const count = LOT_CHUNK + 100;
     const past = new Date(Date.now() - DAY_MS).toISOString();
     // Seeded as a balance held in lots without a credit (as the migration from balances makes them): 1 or 2 XP each.
-    await db().run(sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+    await db(w.tenant.id).run(sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
       INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, created_at, updated_at)
       SELECT 'lot_' || lower(hex(randomblob(16))), ${w.tenant.id}, ${w.userId}, NULL, 2, 1 + i % 2, 0, 'active', ${past}, ${past}, ${past}, ${past}, ${past} FROM n`);
     const total = count + Math.ceil(count / 2);
-    await db().update(customers).set({ xpBalance: total }).where(eq(customers.id, w.userId));
+    await db(w.tenant.id).update(customers).set({ xpBalance: total }).where(eq(customers.id, w.userId));
     const summary = await runLotJobsAt(Date.now());
     expect(summary.expired).toBeGreaterThanOrEqual(count);
     const expires = await transactionsOfType(w, 'xp_expire');
     expect(expires.length).toBeGreaterThanOrEqual(2);
     expect(expires.reduce((sum, t) => sum + Number(t.amount), 0)).toBe(-total);
     expect(expires.reduce((sum, t) => sum + (t.metadata as { lots: number }).lots, 0)).toBe(count);
-    const left = await db().select().from(pointLots).where(and(eq(pointLots.userId, w.userId), eq(pointLots.status, 'active')));
+    const left = await db(w.tenant.id).select().from(pointLots).where(and(eq(pointLots.userId, w.userId), eq(pointLots.status, 'active')));
     expect(left).toEqual([]);
     expect(await pointsOf(w)).toMatchObject({ xp_balance: '0' });
   });

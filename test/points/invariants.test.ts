@@ -2,14 +2,13 @@ import { env } from 'cloudflare:test';
 import fc from 'fast-check';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/client';
 import type { ErrorCode } from '../../src/lib/errors';
 import { customers, internalTransactions, pointLots, type PointLot, type Reward } from '../../src/db/schema';
+import type { Bindings } from '../../src/env';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { eventSchema } from '../../src/schemas/event';
 import { redemptionSchema } from '../../src/schemas/redemption';
 import { reversalSchema } from '../../src/schemas/reversal';
-import { runContext } from '../../src/services/context';
 import { runLotJobs } from '../../src/services/point-jobs';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
 import { expectLotInvariant } from '../support/lot-invariant';
@@ -17,7 +16,7 @@ import { pointsOf, pointsWorld, setPoints, type PointsWorld } from '../support/p
 import { gatewayRequest, portalRequest, raceTasks, requestTask } from '../support/race';
 import { insertReward } from '../support/rewards';
 import { createRuleViaApi } from '../support/rules';
-import { db, shardD1, shardRun } from '../support/world';
+import { db, shardRun } from '../support/world';
 
 /**
  * Property (CONTRACT.md, Point lifecycle; docs/POINTS.md "The invariant"): for one customer, rounds
@@ -74,7 +73,8 @@ let rewards: Reward[];
 /** What the responses of one customer's operations said: credits made, debits and reversals that took effect. */
 type Books = { credits: string[]; credited: number; debited: number; reversed: number };
 
-const jobRun = (minutes: number) => (d1: D1Database) => runLotJobs(shardRun({ db: createDatabase(d1), now: () => new Date(Date.now() + minutes * MINUTE_MS) }));
+/** A job run of the lot jobs on the tenant's shard at a moved clock, over the (gated) bindings it is given. */
+const jobRun = (minutes: number) => (runEnv: Bindings) => runLotJobs(shardRun(w.tenant.id, { now: () => new Date(Date.now() + minutes * MINUTE_MS) }, runEnv));
 
 async function requestOf(userId: string, books: Books, op: Exclude<Op, { kind: 'jobs' }>): Promise<Request> {
   switch (op.kind) {
@@ -133,12 +133,12 @@ function book(books: Books, op: Exclude<Op, { kind: 'jobs' }>, res: JsonResponse
 
 /** The customer's lots as stored, and the XP its expiries took. */
 async function stateOf(userId: string) {
-  const lots = await db().select().from(pointLots).where(and(eq(pointLots.tenantId, w.tenant.id), eq(pointLots.userId, userId)));
-  const [expired] = await db()
+  const lots = await db(w.tenant.id).select().from(pointLots).where(and(eq(pointLots.tenantId, w.tenant.id), eq(pointLots.userId, userId)));
+  const [expired] = await db(w.tenant.id)
     .select({ total: sql<number>`coalesce(-sum(${internalTransactions.amount}), 0)` })
     .from(internalTransactions)
     .where(and(eq(internalTransactions.tenantId, w.tenant.id), eq(internalTransactions.userId, userId), eq(internalTransactions.type, 'xp_expire'), eq(internalTransactions.status, 'completed')));
-  const [customer] = await db().select({ xpBalance: customers.xpBalance }).from(customers).where(eq(customers.id, userId));
+  const [customer] = await db(w.tenant.id).select({ xpBalance: customers.xpBalance }).from(customers).where(eq(customers.id, userId));
   return { lots, expired: Number(expired?.total ?? 0), balance: customer?.xpBalance ?? 0 };
 }
 
@@ -222,9 +222,9 @@ async function runAlone(userId: string, books: Books, op: Alone) {
   const credit = op.kind === 'reverse' ? books.credits[op.credit % Math.max(books.credits.length, 1)] : undefined;
   const expected = predict(model, op, credit, at.toISOString());
   if (op.kind === 'jobs') {
-    await runLotJobs(shardRun({ db: db(), now: () => at }));
+    await runLotJobs(shardRun(w.tenant.id, { now: () => at }));
   } else {
-    const res = await requestTask(await requestOf(userId, books, op))(shardD1());
+    const res = await requestTask(await requestOf(userId, books, op))();
     if (expected.code) expectError(res, expected.status, expected.code);
     book(books, op, res);
     expect(res.status, res.text).toBe(expected.status);
@@ -271,7 +271,7 @@ describe('point lots against the invariant and an in-memory model', () => {
         const userId = w.userId;
         const books: Books = { credits: [], credited: 0, debited: 0, reversed: 0 };
         // An opening credit under the last round's settings, so the first round has points to spend and reverse.
-        book(books, { kind: 'earn', amount: opening }, await requestTask(await requestOf(userId, books, { kind: 'earn', amount: opening }))(shardD1()));
+        book(books, { kind: 'earn', amount: opening }, await requestTask(await requestOf(userId, books, { kind: 'earn', amount: opening }))());
         for (const round of rounds) {
           await runRound(userId, books, round);
           await runAlone(userId, books, round.alone);

@@ -36,8 +36,8 @@ async function transaction(world: World, id: string) {
   return expectOk(await gatewayCall(world.key, 'GET', `/api/v1/gateway/internal-transactions/${id}`), 200, internalTransactionSchema);
 }
 
-/** The minute cron's lot jobs as if run `ms` from now. */
-const lotJobsIn = (ms: number) => runLotJobs(shardRun({ now: () => new Date(Date.now() + ms) }, runEnv));
+/** The minute cron's lot jobs on the tenant's shard as if run `ms` from now. */
+const lotJobsIn = (tenantId: string, ms: number) => runLotJobs(shardRun(tenantId, { now: () => new Date(Date.now() + ms) }, runEnv));
 
 describe('the point lifecycle on a chain with an XP token', () => {
   it('pending credits mint at activation (only what a return left), reversals and expiry burn, and the ledger reconciles to 0', async () => {
@@ -49,13 +49,13 @@ describe('the point lifecycle on a chain with an XP token', () => {
     // A pending credit is not minted while it waits; a return of part of it is never minted at all.
     const first = await earn(world, customer.id, 100);
     expect(first).toMatchObject({ status: 'pending', onchain_asset_id: null });
-    expect(await operationsOf(first.id)).toEqual([]);
+    expect(await operationsOf(world.tenant.id, first.id)).toEqual([]);
     const partial = await reverse(world, first.id, 30);
     expect(partial).toMatchObject({ reversed: '30', unrecovered: '0', internal_transaction: { type: 'xp_reversal', amount: '-30', status: 'pending' } });
 
-    expect((await lotJobsIn(2 * HOUR)).activated).toBeGreaterThanOrEqual(1);
+    expect((await lotJobsIn(world.tenant.id, 2 * HOUR)).activated).toBeGreaterThanOrEqual(1);
     expect((await transaction(world, first.id)).status).toBe('initialized');
-    const [mint] = await operationsOf(first.id);
+    const [mint] = await operationsOf(world.tenant.id, first.id);
     expect(mint).toMatchObject({ kind: 'mint', amount: '70' });
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('0');
     await settleAll(runEnv, world.tenant.id);
@@ -66,19 +66,19 @@ describe('the point lifecycle on a chain with an XP token', () => {
 
     // An active credit's reversal is a debit: reserved at once, burned.
     const second = await earn(world, customer.id, 50);
-    await lotJobsIn(2 * HOUR);
+    await lotJobsIn(world.tenant.id, 2 * HOUR);
     await settleAll(runEnv, world.tenant.id);
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('120');
     const returned = await reverse(world, second.id, 20);
     expect(returned).toMatchObject({ reversed: '20', internal_transaction: { status: 'initialized', amount: '-20' } });
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('100');
-    const [burn] = await operationsOf(returned.internal_transaction?.id ?? '');
+    const [burn] = await operationsOf(world.tenant.id, returned.internal_transaction?.id ?? '');
     expect(burn).toMatchObject({ kind: 'burn', amount: '20' });
     await settleAll(runEnv, world.tenant.id);
     expect(await balanceOf(31337, 'erc20', xp.asset_address, customer.wallet)).toBe(100n);
 
     // Expiry burns what is left: one xp_expire for the customer's two lots.
-    const expiry = await lotJobsIn(3 * 24 * HOUR);
+    const expiry = await lotJobsIn(world.tenant.id, 3 * 24 * HOUR);
     expect(expiry.expired).toBeGreaterThanOrEqual(2);
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('0');
     await settleAll(runEnv, world.tenant.id);

@@ -7,7 +7,7 @@ import { reversalSchema } from '../../src/schemas/reversal';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { DAY_MS, debit, earn, lotRow, lotsOf, pointsOf, pointsWorld, runLotJobsAt, setPoints, transactionOf, type PointsWorld } from '../support/points';
-import { gatewayRequest, interleavedD1, portalRequest, race, requestTask } from '../support/race';
+import { envWithShard, gatewayRequest, interleavedD1, portalRequest, race, requestTask } from '../support/race';
 import { db, gatewayCall, shardD1 } from '../support/world';
 
 /** POST /gateway/internal-transactions/{id}/reverse (CONTRACT.md, Point lifecycle: returns). */
@@ -142,15 +142,15 @@ describe('refusals', () => {
     const spend = await debit(w, 20);
     expectError(await reverse(w, spend.id), 409, 'NOT_REVERSIBLE');
     const seeded = await createCustomer(w.tenant.id, { xp: 30 });
-    const [old] = await db().select().from(internalTransactions).where(and(eq(internalTransactions.tenantId, w.tenant.id), eq(internalTransactions.userId, seeded)));
+    const [old] = await db(w.tenant.id).select().from(internalTransactions).where(and(eq(internalTransactions.tenantId, w.tenant.id), eq(internalTransactions.userId, seeded)));
     expectError(await reverse(w, old!.id), 409, 'NOT_REVERSIBLE');
   });
 
   it('409 CREDIT_SETTLING while the credit is minted onchain', async () => {
     const w = await pointsWorld();
     const credit = await earn(w, 50);
-    await db().update(internalTransactions).set({ status: 'initialized' }).where(eq(internalTransactions.id, credit.id));
-    await db().update(pointLots).set({ status: 'pending', remaining: 50 }).where(eq(pointLots.internalTransactionId, credit.id));
+    await db(w.tenant.id).update(internalTransactions).set({ status: 'initialized' }).where(eq(internalTransactions.id, credit.id));
+    await db(w.tenant.id).update(pointLots).set({ status: 'pending', remaining: 50 }).where(eq(pointLots.internalTransactionId, credit.id));
     expectError(await reverse(w, credit.id), 409, 'CREDIT_SETTLING');
   });
 
@@ -220,10 +220,10 @@ describe('a credit that keeps changing', () => {
     // Before each write of the reversal (decided on the balance it read), the customer spends 1 XP more.
     const spendOne = async () => {
       debits += 1;
-      const res = await requestTask(portalRequest(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/xp-adjustments`, { amount: '-1', notes: 'spent' }))(shardD1());
+      const res = await requestTask(portalRequest(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/xp-adjustments`, { amount: '-1', notes: 'spent' }))();
       expectOk(res, 201, internalTransactionSchema);
     };
-    const res = await requestTask(await gatewayRequest(w.key, 'POST', path(credit.id), { body: {} }))(interleavedD1(shardD1(), /update "point_lots" set "reversed"/, spendOne));
+    const res = await requestTask(await gatewayRequest(w.key, 'POST', path(credit.id), { body: {} }))(envWithShard(w.tenant.id, interleavedD1(shardD1(w.tenant.id), /update "point_lots" set "reversed"/, spendOne)));
     expectError(res, 409, 'CONFLICT', /kept changing/);
     expect(debits).toBe(5);
     expect((await lotRow(w.tenant.id, credit.id)).reversed).toBe(0);

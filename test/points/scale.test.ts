@@ -38,7 +38,7 @@ const customerOf = (index: string) => `printf('cus_scale_%05d', (${index}) % ${C
 const past = (seconds: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', '2030-01-01', printf('-%d seconds', ${seconds}))`;
 
 async function count(query: string): Promise<number> {
-  return (await shardD1().prepare(query).bind(tenantId).first<{ n: number }>())?.n ?? -1;
+  return (await shardD1(tenantId).prepare(query).bind(tenantId).first<{ n: number }>())?.n ?? -1;
 }
 
 const dueToExpire = () => count(`SELECT count(*) AS n FROM point_lots WHERE tenant_id = ?1 AND status = 'active' AND expires_at <= '${AT.toISOString()}'`);
@@ -47,11 +47,11 @@ const dueNotices = () => count(`SELECT count(*) AS n FROM point_lots WHERE tenan
 
 /** A chunk's work is its own lots', never a scan of every lot of every tenant (115,000 here). */
 const expectNoLotScan = (cost: D1Cost) => expectNoScan(cost, ROWS_PER_LOT * LOT_CHUNK);
-const measuredRun = () => measuredJobRun(AT);
+const measuredRun = () => measuredJobRun(tenantId, AT);
 
 beforeAll(async () => {
   tenantId = (await createTenant('lots-scale')).id;
-  const run = (query: string) => shardD1().prepare(query).bind(tenantId).run();
+  const run = (query: string) => shardD1(tenantId).prepare(query).bind(tenantId).run();
   await run(`${numbers(CUSTOMERS)} INSERT INTO customers (id, tenant_id, external_id, xp_balance, lifetime_xp) SELECT ${customerOf('i')}, ?1, printf('ext-scale-%05d', i), 0, 0 FROM n`);
   // Expiring lots of 10 XP, without a credit (as lots carried over from a balance), each due, each with a due notice.
   await run(`${numbers(EXPIRING)} INSERT INTO point_lots (id, tenant_id, user_id, internal_transaction_id, amount, remaining, reversed, status, available_at, expires_at, activated_at, notice_at, created_at, updated_at)
@@ -71,7 +71,7 @@ beforeAll(async () => {
 describe('lot jobs over a backlog of 100,000 due lots', () => {
   it('a run issues at most CHUNKS_PER_RUN chunks of each job, takes exactly that many lots and leaves the rest for the next run', { timeout: 300_000 }, async () => {
     expect([await dueToExpire(), await dueToActivate(), await dueNotices()]).toEqual([EXPIRING, PENDING, EXPIRING]);
-    const shapes = createDatabase(shardD1());
+    const shapes = createDatabase(shardD1(tenantId));
     const perChunk = activationBatch(shapes, AT.toISOString(), LOT_CHUNK).length + 1 + expiryBatch(shapes, AT.toISOString(), LOT_CHUNK).length;
     // The tier reviews' calendar check and their one chunk (none due here: test/points/tier-scale.test.ts).
     const tierJobs = 1 + reviewBatch(shapes, AT.toISOString(), LOT_CHUNK).length;
@@ -85,7 +85,7 @@ describe('lot jobs over a backlog of 100,000 due lots', () => {
 
     // The next run takes the next chunks: the same bounded cost, no lot taken twice; now with the
     // planner's statistics, as the hourly `PRAGMA optimize` gives it in production (jobs/index.ts).
-    await shardD1().prepare('ANALYZE').run();
+    await shardD1(tenantId).prepare('ANALYZE').run();
     const second = await measuredRun();
     expect(second.summary).toEqual({ activated: PENDING - PER_RUN, noticed: PER_RUN, expired: PER_RUN, reviewed: 0, more: true });
     expect(second.cost.statements).toBeLessThanOrEqual(CHUNKS_PER_RUN * perChunk + tierJobs);

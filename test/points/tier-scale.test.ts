@@ -23,17 +23,17 @@ const AT = new Date('2031-01-01T00:00:00.000Z');
 let tenantId: string;
 
 async function count(query: string): Promise<number> {
-  return (await shardD1().prepare(query).bind(tenantId).first<{ n: number }>())?.n ?? -1;
+  return (await shardD1(tenantId).prepare(query).bind(tenantId).first<{ n: number }>())?.n ?? -1;
 }
 
 const heldBy = (tier: string) => count(`SELECT count(*) AS n FROM customers WHERE tenant_id = ?1 AND tier_held = 1 AND tier_id = '${tier}'`);
 
 const expectNoCustomerScan = (cost: D1Cost) => expectNoScan(cost, ROWS_PER_CUSTOMER * LOT_CHUNK);
-const measuredRun = () => measuredJobRun(AT);
+const measuredRun = () => measuredJobRun(tenantId, AT);
 
 beforeAll(async () => {
   tenantId = (await createTenant('tier-scale')).id;
-  const run = (query: string) => shardD1().prepare(query).bind(tenantId).run();
+  const run = (query: string) => shardD1(tenantId).prepare(query).bind(tenantId).run();
   await run(`INSERT INTO tier_rules (id, tenant_id, tier_name, min_xp_threshold, created_at, updated_at) VALUES
     ('tier_scale_silver', ?1, 'Silver', 100, '2030-01-01', '2030-01-01'), ('tier_scale_gold', ?1, 'Gold', 1000, '2030-01-01', '2030-01-01')`);
   await run(`${numbers(CUSTOMERS)} INSERT INTO customers (id, tenant_id, external_id, xp_balance, lifetime_xp, tier_held, tier_id, tier_valid_until)
@@ -58,7 +58,7 @@ describe('tier reviews over a backlog of 12,000 customers due at once', () => {
     expectNoCustomerScan(first.cost);
     expect([await heldBy('tier_scale_gold'), await heldBy('tier_scale_silver')]).toEqual([CUSTOMERS - PER_RUN, PER_RUN]);
 
-    await shardD1().prepare('ANALYZE').run();
+    await shardD1(tenantId).prepare('ANALYZE').run();
     const second = await measuredRun();
     expect(second.summary).toMatchObject({ reviewed: CUSTOMERS - PER_RUN, more: false });
     expectNoCustomerScan(second.cost);

@@ -55,7 +55,7 @@ function firstMonthlyReviewAfter(instant: Date, months: number, seconds = 0): st
 
 /** The tenant's recorded customer.tier_changed events, oldest first: before, reason. */
 async function tierChanges(tenantId: string, userId: string) {
-  const rows = await db()
+  const rows = await db(tenantId)
     .select({ previous: webhookEvents.previousAttributes, reason: webhookEvents.reason })
     .from(webhookEvents)
     .where(and(eq(webhookEvents.tenantId, tenantId), eq(webhookEvents.type, 'customer.tier_changed'), eq(webhookEvents.resourceId, userId)))
@@ -113,7 +113,7 @@ describe('tiers on earned_in_period: switching', () => {
 
     await setTiers(w, { basis: 'lifetime', period: 'PT1H' });
     expect(await customerOf(w)).toMatchObject({ tier: { id: gold.id }, tier_valid_until: null });
-    const [row] = await db().select().from(customers).where(eq(customers.id, w.userId));
+    const [row] = await db(w.tenant.id).select().from(customers).where(eq(customers.id, w.userId));
     expect(row).toMatchObject({ tierHeld: false, tierId: null, tierValidUntil: null });
     expect((await tierChanges(w.tenant.id, w.userId)).map((change) => change.reason)).toEqual(['upgrade', 'review', 'upgrade']);
   });
@@ -124,7 +124,7 @@ describe('tiers on earned_in_period: switching', () => {
     for (let round = 0; round < 4; round++) {
       await Promise.all([setTiers(w, { period: 'P1Y' }), setTiers(w, { basis: 'lifetime', period: 'P1Y' }), earn(w, 1)]);
       const settings = expectOk(await portalCall(w.tenant.owner, 'GET', `/api/v1/tenant/${w.tenant.id}/program-settings`), 200, programSettingsSchema);
-      const [row] = await db().select().from(customers).where(eq(customers.id, w.userId));
+      const [row] = await db(w.tenant.id).select().from(customers).where(eq(customers.id, w.userId));
       expect(row?.tierHeld).toBe(settings.tiers.basis === 'earned_in_period');
       expect((await customerOf(w)).tier?.tier_name).toBe('Silver');
     }
@@ -288,13 +288,13 @@ describe('tiers on earned_in_period: the ladder and what reads the tier', () => 
     await earn(w, 700);
     await setTiers(w, { period: 'P1Y' });
     // As migration 0022 leaves such a tenant: no period parts, no review dates, customers placed by lifetime XP.
-    await db().delete(tierReviewDates).where(eq(tierReviewDates.tenantId, w.tenant.id));
-    await db().update(customers).set({ tierHeld: false, tierId: null, tierValidUntil: null }).where(eq(customers.tenantId, w.tenant.id));
-    await db().update(programSettings).set({ tiersPeriodMonths: null, tiersPeriodSeconds: null }).where(eq(programSettings.tenantId, w.tenant.id));
+    await db(w.tenant.id).delete(tierReviewDates).where(eq(tierReviewDates.tenantId, w.tenant.id));
+    await db(w.tenant.id).update(customers).set({ tierHeld: false, tierId: null, tierValidUntil: null }).where(eq(customers.tenantId, w.tenant.id));
+    await db(w.tenant.id).update(programSettings).set({ tiersPeriodMonths: null, tiersPeriodSeconds: null }).where(eq(programSettings.tenantId, w.tenant.id));
     await runLotJobsAt(new Date());
-    const [row] = await db().select().from(customers).where(eq(customers.id, w.userId));
+    const [row] = await db(w.tenant.id).select().from(customers).where(eq(customers.id, w.userId));
     expect(row).toMatchObject({ tierHeld: true, tierId: silver.id, tierValidUntil: expect.any(String) });
-    const dates = await db().select().from(tierReviewDates).where(eq(tierReviewDates.tenantId, w.tenant.id));
+    const dates = await db(w.tenant.id).select().from(tierReviewDates).where(eq(tierReviewDates.tenantId, w.tenant.id));
     expect(dates.length).toBeGreaterThan(12 * 10);
   });
 });

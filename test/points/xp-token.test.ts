@@ -20,14 +20,14 @@ import { db, gatewayCall } from '../support/world';
 /** A world whose customer is mirrored by an active XP token (rows only: nothing is sent to a chain). */
 async function mirroredWorld(): Promise<PointsWorld> {
   const w = await pointsWorld();
-  await db().insert(onchainAssets).values({ id: newId('ast'), tenantId: w.tenant.id, key: XP_ASSET_KEY, type: 'erc20', chainId: 31337, assetAddress: randomAddress(), decimals: 0, name: 'XP', symbol: 'XP' });
+  await db(w.tenant.id).insert(onchainAssets).values({ id: newId('ast'), tenantId: w.tenant.id, key: XP_ASSET_KEY, type: 'erc20', chainId: 31337, assetAddress: randomAddress(), decimals: 0, name: 'XP', symbol: 'XP' });
   const derivationIndex = crypto.getRandomValues(new Uint32Array(1))[0]! + 1_000_000;
-  await db().insert(internalWallets).values({ id: newId('wal'), tenantId: w.tenant.id, userId: w.userId, address: randomAddress(), label: 'custodial', derivationIndex });
+  await db(w.tenant.id).insert(internalWallets).values({ id: newId('wal'), tenantId: w.tenant.id, userId: w.userId, address: randomAddress(), label: 'custodial', derivationIndex });
   return w;
 }
 
 async function operationOf(w: PointsWorld, transactionId: string) {
-  const rows = await db().select().from(onchainOperations).where(and(eq(onchainOperations.tenantId, w.tenant.id), eq(onchainOperations.internalTransactionId, transactionId)));
+  const rows = await db(w.tenant.id).select().from(onchainOperations).where(and(eq(onchainOperations.tenantId, w.tenant.id), eq(onchainOperations.internalTransactionId, transactionId)));
   expect(rows).toHaveLength(1);
   return rows[0]!;
 }
@@ -36,7 +36,8 @@ async function operationOf(w: PointsWorld, transactionId: string) {
 async function settle(w: PointsWorld, transactionId: string, outcome: 'succeeded' | 'failed') {
   const operation = await operationOf(w, transactionId);
   const now = isoNow(new Date());
-  await runBatch(db(), outcome === 'succeeded' ? succeededStatements(db(), operation, undefined, now) : failedStatements(db(), operation, undefined, 'reverted', now));
+  const shard = db(w.tenant.id);
+  await runBatch(shard, outcome === 'succeeded' ? succeededStatements(shard, operation, undefined, now) : failedStatements(shard, operation, undefined, 'reverted', now));
 }
 
 /** A credit of `amount` minted and settled: an active lot. */

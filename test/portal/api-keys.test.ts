@@ -3,7 +3,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { apiKeySchema, createdApiKeySchema } from '../../src/schemas/api-key';
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
-import { addMember, createTenant, createTestApiKey, gatewayCall, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, createTenantBeside, createTestApiKey, gatewayCall, portalCall, type TestMember } from '../support/world';
 
 const keysPath = (tenantId: string) => `/api/v1/tenant/${tenantId}/api-keys`;
 const revokePath = (tenantId: string, id: string) => `${keysPath(tenantId)}/${id}/revoke`;
@@ -88,7 +88,8 @@ describe('POST /tenant/{tenantId}/api-keys: at most 20 active keys per tenant', 
 
   it('one more is 409 until one is revoked; revoked and expired keys do not count, nor another tenant’s', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
+    // On the tenant's shard: only the count's tenant filter leaves its key out.
+    const other = await createTenantBeside(tenant.id);
     await createTestApiKey(tenant.id, { expiresAt: '2020-01-01T00:00:00.000Z' });
     const revoked = await createKey(tenant.owner, tenant.id, { name: 'Revoked' });
     expectOk(await portalCall(tenant.owner, 'POST', revokePath(tenant.id, revoked.id)), 200, apiKeySchema);
@@ -143,7 +144,7 @@ describe('GET /tenant/{tenantId}/api-keys', () => {
 
   it('answers an empty page with total_pages 0 and never lists another tenant’s keys', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
+    const other = await createTenantBeside(tenant.id);
     await createTestApiKey(other.id);
     const page = await listKeys(tenant.owner, tenant.id);
     expect(page).toEqual({ items: [], total_count: 0, page: 1, limit: 20, total_pages: 0, has_next_page: false });

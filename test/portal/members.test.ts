@@ -15,7 +15,7 @@ const memberPage = pageSchema(memberSchema);
 
 /** Pins a membership's creation time (by account id or membership id) so ordering is deterministic. */
 async function setCreatedAt(tenantId: string, userId: string, createdAt: string) {
-  await db()
+  await db(tenantId)
     .update(memberships)
     .set({ createdAt })
     .where(and(eq(memberships.tenantId, tenantId), or(eq(memberships.accountId, userId), eq(memberships.id, userId))));

@@ -22,7 +22,7 @@ function outcomes(responses: JsonResponse[]) {
 }
 
 async function redemptionCount(tenantId: string) {
-  const [row] = await db().select({ value: count() }).from(redemptions).where(and(eq(redemptions.tenantId, tenantId)));
+  const [row] = await db(tenantId).select({ value: count() }).from(redemptions).where(and(eq(redemptions.tenantId, tenantId)));
   return row?.value;
 }
 
@@ -62,7 +62,7 @@ describe('concurrent redemptions', () => {
     expect(created).toHaveLength(S);
     expect(refused).toHaveLength(3 * S);
     refused.forEach((res) => expectError(res, 409, 'OUT_OF_STOCK'));
-    expect(await rewardStock(reward.id)).toBe(0);
+    expect(await rewardStock(tenant.id, reward.id)).toBe(0);
     expect(await redemptionCount(tenant.id)).toBe(S);
     const states = await Promise.all(userIds.map((userId) => ledgerState(tenant.id, userId)));
     expect(states.filter((state) => state.balance === 0)).toHaveLength(S);

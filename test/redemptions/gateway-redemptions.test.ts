@@ -37,9 +37,9 @@ describe('POST /gateway/redemptions', () => {
       user: { id: userId },
     });
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 180, lifetime: 300, ledgerSum: 180, entries: 2 });
-    expect(await rewardStock(reward.id)).toBe(1);
+    expect(await rewardStock(tenant.id, reward.id)).toBe(1);
 
-    const [entry] = await db()
+    const [entry] = await db(tenant.id)
       .select()
       .from(internalTransactions)
       .where(and(eq(internalTransactions.tenantId, tenant.id), eq(internalTransactions.redemptionId, redemption.id)));
@@ -136,7 +136,7 @@ describe('POST /gateway/redemptions', () => {
       const reward = await insertReward(tenant.id, { xpCost: 100, stock: 4 });
       expectError(await redeem(key, userId, reward.id), 409, 'INSUFFICIENT_XP', "The reward costs 100 XP; the customer's balance is 99");
       expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 99, ledgerSum: 99, entries: 1 });
-      expect(await rewardStock(reward.id)).toBe(4);
+      expect(await rewardStock(tenant.id, reward.id)).toBe(4);
     });
   });
 
@@ -185,8 +185,8 @@ describe('POST /gateway/redemptions', () => {
       expectOk(changed, 200, change.schema);
       expectError(redeemed, 409, code as 'REWARD_NOT_ACTIVE', message);
       expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 300, ledgerSum: 300, entries: 1 });
-      expect(await rewardStock(reward.id)).toBe(3);
-      expect(await db().select().from(redemptions).where(eq(redemptions.tenantId, tenant.id))).toEqual([]);
+      expect(await rewardStock(tenant.id, reward.id)).toBe(3);
+      expect(await db(tenant.id).select().from(redemptions).where(eq(redemptions.tenantId, tenant.id))).toEqual([]);
     });
   });
 
@@ -202,7 +202,7 @@ describe('POST /gateway/redemptions', () => {
     const noReward = expectError(await redeem(key, mine, theirReward.id), 404, 'NOT_FOUND', 'Reward not found');
     expect(noReward.errors[0]?.path).toBe('reward_id');
     expectError(await redeem(key, 'cus_nope', myReward.id), 404, 'NOT_FOUND', 'Customer not found');
-    const [untouched] = await db().select().from(customers).where(eq(customers.id, theirs));
+    const [untouched] = await db(other.id).select().from(customers).where(eq(customers.id, theirs));
     expect(untouched?.xpBalance).toBe(500);
   });
 

@@ -4,6 +4,7 @@ import { redemptionGuardStatement } from '../../src/data/redemption-writes';
 import { isAlreadyRefunded, isRedemptionRejected } from '../../src/data/redemptions';
 import { ledgerEntryStatements } from '../../src/data/ledger-entries';
 import { customers, rewards } from '../../src/db/schema';
+import type { Database } from '../../src/db/client';
 import { newId } from '../../src/lib/ids';
 import { customerWithXp, insertReward, insertTier } from '../support/rewards';
 import { createTenant, db } from '../support/world';
@@ -14,9 +15,10 @@ import { createTenant, db } from '../support/world';
  * takes at most one refund per redemption.
  */
 describe('redemption write guards', () => {
-  async function guardOutcome(tenantId: string, userId: string, rewardId: string) {
-    const statement = redemptionGuardStatement(db(), { tenantId, redemptionId: newId('red'), userId, rewardId });
-    return db().batch([statement]).then(
+  /** The guard's outcome on `database` (the tenant's shard unless another is given). */
+  async function guardOutcome(tenantId: string, userId: string, rewardId: string, database: Database = db(tenantId)) {
+    const statement = redemptionGuardStatement(database, { tenantId, redemptionId: newId('red'), userId, rewardId });
+    return database.batch([statement]).then(
       () => 'allowed',
       (error: unknown) => (isRedemptionRejected(error) ? 'rejected' : error),
     );
@@ -29,22 +31,23 @@ describe('redemption write guards', () => {
     const reward = await insertReward(tenant.id, { minTierId: gold });
     expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('allowed');
 
-    await db().update(rewards).set({ status: 'archived' }).where(eq(rewards.id, reward.id));
+    await db(tenant.id).update(rewards).set({ status: 'archived' }).where(eq(rewards.id, reward.id));
     expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('rejected');
-    await db().update(rewards).set({ status: 'active', minTierId: await insertTier(tenant.id, 'Platinum', 101) }).where(eq(rewards.id, reward.id));
+    await db(tenant.id).update(rewards).set({ status: 'active', minTierId: await insertTier(tenant.id, 'Platinum', 101) }).where(eq(rewards.id, reward.id));
     expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('rejected');
-    await db().update(rewards).set({ minTierId: null }).where(eq(rewards.id, reward.id));
-    await db().update(customers).set({ status: 'suspended' }).where(eq(customers.id, userId));
+    await db(tenant.id).update(rewards).set({ minTierId: null }).where(eq(rewards.id, reward.id));
+    await db(tenant.id).update(customers).set({ status: 'suspended' }).where(eq(customers.id, userId));
     expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('rejected');
     const other = await createTenant();
-    expect(await guardOutcome(other.id, userId, reward.id)).toBe('rejected');
+    // On the shard holding the customer and reward (the other tenant's is elsewhere): the guard itself refuses another tenant's id.
+    expect(await guardOutcome(other.id, userId, reward.id, db(tenant.id))).toBe('rejected');
   });
 
   it('allows one refund per redemption', async () => {
     const tenant = await createTenant();
     const userId = await customerWithXp(tenant.id, 10);
     const redemptionId = newId('red');
-    const refund = () => db().batch([...ledgerEntryStatements(db(), { id: newId('itx'), mirrorOperationId: newId('op'), tenantId: tenant.id, userId, type: 'xp_redeem', amount: 10, redemptionId }, new Date().toISOString())]);
+    const refund = () => db(tenant.id).batch([...ledgerEntryStatements(db(tenant.id), { id: newId('itx'), mirrorOperationId: newId('op'), tenantId: tenant.id, userId, type: 'xp_redeem', amount: 10, redemptionId }, new Date().toISOString())]);
     await refund();
     const error = await refund().then(() => undefined, (err: unknown) => err);
     expect(isAlreadyRefunded(error)).toBe(true);

@@ -14,11 +14,11 @@ describe('POST /gateway/redemptions: onchain delivery that cannot happen', () =>
       const key = await createTestApiKey(tenant.id);
       const userId = await customerWithXp(tenant.id, 100);
       const assetId = await insertAsset(tenant.id);
-      await db().update(onchainAssets).set({ status }).where(eq(onchainAssets.id, assetId));
+      await db(tenant.id).update(onchainAssets).set({ status }).where(eq(onchainAssets.id, assetId));
       const reward = await insertReward(tenant.id, { onchainAssetId: assetId, stock: 3 });
       expectError(await redeem(key, userId, reward.id), 409, 'REWARD_NOT_ACTIVE', `The reward's onchain asset is ${status}; it cannot be delivered`);
       expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 100, entries: 1 });
-      expect(await rewardStock(reward.id)).toBe(3);
+      expect(await rewardStock(tenant.id, reward.id)).toBe(3);
     });
   }
 
@@ -27,7 +27,7 @@ describe('POST /gateway/redemptions: onchain delivery that cannot happen', () =>
     const key = await createTestApiKey(tenant.id);
     const userId = await customerWithXp(tenant.id, 100);
     const assetId = await insertAsset(tenant.id);
-    await db().update(onchainAssets).set({ type: 'erc1155' }).where(eq(onchainAssets.id, assetId));
+    await db(tenant.id).update(onchainAssets).set({ type: 'erc1155' }).where(eq(onchainAssets.id, assetId));
     const reward = await insertReward(tenant.id, { onchainAssetId: assetId, metadata: { token_id: 7, onchain_amount: '1.5' } });
     const body = expectError(await redeem(key, userId, reward.id), 409, 'CONFLICT', "The reward's metadata.onchain_amount must be a whole number");
     expect(body.errors).toEqual([{ path: 'reward_id', message: body.message }]);

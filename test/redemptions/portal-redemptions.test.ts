@@ -26,7 +26,7 @@ async function world(xp = 1000, reward: Parameters<typeof insertReward>[1] = {})
 /** A redemption row written directly, e.g. in a status the API cannot reach yet (failed). */
 async function seedRedemption(tenantId: string, userId: string, rewardId: string, status: Redemption['status']) {
   const id = newId('red');
-  await db().insert(redemptions).values({ id, tenantId, userId, rewardId, status, xpSpent: 100 });
+  await db(tenantId).insert(redemptions).values({ id, tenantId, userId, rewardId, status, xpSpent: 100 });
   return id;
 }
 
@@ -86,13 +86,13 @@ describe('POST /tenant/{t}/redemptions/{redemption_id}/cancel', () => {
     const { tenant, userId, reward, redeemOnce } = await world(250);
     const redemption = await redeemOnce();
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 150, lifetime: 250 });
-    expect(await rewardStock(reward.id)).toBe(4);
+    expect(await rewardStock(tenant.id, reward.id)).toBe(4);
 
     const canceled = expectOk(await cancel(tenant, redemption.id), 200, redemptionSchema);
     expect(canceled).toMatchObject({ id: redemption.id, status: 'canceled', xp_spent: '100' });
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 250, lifetime: 250, ledgerSum: 250, entries: 3 });
-    expect(await rewardStock(reward.id)).toBe(5);
-    const entries = await db()
+    expect(await rewardStock(tenant.id, reward.id)).toBe(5);
+    const entries = await db(tenant.id)
       .select({ type: internalTransactions.type, amount: internalTransactions.amount, status: internalTransactions.status })
       .from(internalTransactions)
       .where(and(eq(internalTransactions.tenantId, tenant.id), eq(internalTransactions.redemptionId, redemption.id)));
@@ -109,7 +109,7 @@ describe('POST /tenant/{t}/redemptions/{redemption_id}/cancel', () => {
     expect(expectOk(repriced, 200, rewardSchema).xp_cost).toBe('999');
     expectOk(await cancel(tenant, redemption.id), 200, redemptionSchema);
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 100, ledgerSum: 100 });
-    expect(await rewardStock(reward.id)).toBeNull();
+    expect(await rewardStock(tenant.id, reward.id)).toBeNull();
   });
 
   it('refuses (409) to cancel an initialized (onchain) redemption while it settles, and refunds nothing', async () => {
@@ -149,7 +149,7 @@ describe('POST /tenant/{t}/redemptions/{redemption_id}/cancel', () => {
     expect(refused).toHaveLength(2);
     for (const res of refused) expectError(res, 409, 'INVALID_STATUS_TRANSITION', 'The redemption was already canceled or refunded');
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 100, ledgerSum: 100, entries: 3 });
-    expect(await rewardStock(reward.id)).toBe(5);
+    expect(await rewardStock(tenant.id, reward.id)).toBe(5);
   });
 
   it('answers 403 to a viewer, lets an editor cancel, and 404 for another tenant redemption', async () => {

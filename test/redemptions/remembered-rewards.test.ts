@@ -73,7 +73,7 @@ describe('redemptions of a remembered reward', () => {
     expectOk(await portalCall(tenant.owner, 'PATCH', `/api/v1/tenant/${tenant.id}/rewards/${reward.id}`, { title: 'Retitled' }), 200, rewardSchema);
     const retitled = expectOk(await redeem(key, await customerWithXp(tenant.id, 10), reward.id), 201, redemptionSchema);
     expect(retitled.reward.title).toBe('Retitled');
-    await db().update(tenants).set({ name: 'Renamed tenant' }).where(eq(tenants.id, tenant.id));
+    await db(tenant.id).update(tenants).set({ name: 'Renamed tenant' }).where(eq(tenants.id, tenant.id));
     const renamed = expectOk(await redeem(key, await customerWithXp(tenant.id, 10), reward.id), 201, redemptionSchema);
     expect(renamed.tenant.name).toBe('Renamed tenant');
   });
@@ -89,7 +89,7 @@ describe('redemptions of a remembered reward', () => {
     expect(await ledgerState(tenant.id, poor)).toMatchObject({ balance: 9, entries: 1 });
     expectOk(await redeem(key, await customerWithXp(tenant.id, 10), reward.id), 201, redemptionSchema);
     expectError(await redeem(key, await customerWithXp(tenant.id, 10), reward.id), 409, 'OUT_OF_STOCK');
-    expect(await rewardStock(reward.id)).toBe(0);
+    expect(await rewardStock(tenant.id, reward.id)).toBe(0);
 
     const other = await rememberedReward();
     expectOk(await portalCall(other.tenant.owner, 'PATCH', `/api/v1/tenant/${other.tenant.id}/rewards/${other.reward.id}`, { status: 'archived' }), 200, rewardSchema);
@@ -99,7 +99,7 @@ describe('redemptions of a remembered reward', () => {
   it('a customer suspended after the reward was remembered cannot redeem, and their XP stays', async () => {
     const { tenant, key, reward } = await rememberedReward();
     const userId = await customerWithXp(tenant.id, 10);
-    await db().update(customers).set({ status: 'suspended' }).where(eq(customers.id, userId));
+    await db(tenant.id).update(customers).set({ status: 'suspended' }).where(eq(customers.id, userId));
     expectError(await redeem(key, userId, reward.id), 409, 'CUSTOMER_NOT_ACTIVE');
     expect(await ledgerState(tenant.id, userId)).toMatchObject({ balance: 10, entries: 1 });
   });
@@ -114,7 +114,7 @@ describe('redemptions of a remembered reward', () => {
     const created = responses.filter((res: JsonResponse) => res.status === 201);
     expect(created).toHaveLength(3);
     responses.filter((res) => res.status !== 201).forEach((res) => expectError(res, 409, 'OUT_OF_STOCK'));
-    expect(await rewardStock(reward.id)).toBe(0);
+    expect(await rewardStock(tenant.id, reward.id)).toBe(0);
 
     const unlimited = await rememberedReward({ xpCost: 25 });
     const spender = await customerWithXp(unlimited.tenant.id, 50);

@@ -8,7 +8,7 @@ import { createCustomer } from '../support/ledger';
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { insertAsset, insertReward, insertTier } from '../support/rewards';
-import { addMember, createTenant, db, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, createTenantBeside, db, portalCall, type TestMember } from '../support/world';
 
 const rewardsPath = (tenantId: string) => `/api/v1/tenant/${tenantId}/rewards`;
 
@@ -52,7 +52,8 @@ describe('POST /tenant/{t}/rewards', () => {
 
   it('answers 422 with the field path for a tier or asset of another tenant', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
+    // On the tenant's shard: only the checks' tenant filters refuse them.
+    const other = await createTenantBeside(tenant.id);
     const foreignTier = await insertTier(other.id, 'Gold', 500);
     const foreignAsset = await insertAsset(other.id);
     const res = await portalCall(tenant.owner, 'POST', rewardsPath(tenant.id), { title: 'X', xp_cost: '1', min_tier_id: foreignTier, onchain_asset_id: foreignAsset });
@@ -198,7 +199,7 @@ describe('DELETE /tenant/{t}/rewards/{id}', () => {
     const tenant = await createTenant();
     const reward = await insertReward(tenant.id);
     const userId = await createCustomer(tenant.id);
-    await db().insert(redemptions).values({ id: newId('red'), tenantId: tenant.id, userId, rewardId: reward.id, status: 'canceled', xpSpent: 100 });
+    await db(tenant.id).insert(redemptions).values({ id: newId('red'), tenantId: tenant.id, userId, rewardId: reward.id, status: 'canceled', xpSpent: 100 });
     expectError(await portalCall(tenant.owner, 'DELETE', `${rewardsPath(tenant.id)}/${reward.id}`), 409, 'CONFLICT', /archive it instead/);
   });
 

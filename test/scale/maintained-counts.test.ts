@@ -29,12 +29,12 @@ const LIVE_COUNTS_CONTINUED = `
     WHERE tenant_id = ?1 AND status NOT IN ('failed', 'canceled') GROUP BY reward_id`;
 
 async function liveCounts(tenantId: string): Promise<Bucket[]> {
-  const [first, second] = await shardD1().batch<Bucket>([shardD1().prepare(LIVE_COUNTS).bind(tenantId), shardD1().prepare(LIVE_COUNTS_CONTINUED).bind(tenantId)]);
+  const [first, second] = await shardD1(tenantId).batch<Bucket>([shardD1(tenantId).prepare(LIVE_COUNTS).bind(tenantId), shardD1(tenantId).prepare(LIVE_COUNTS_CONTINUED).bind(tenantId)]);
   return [...first!.results, ...second!.results].filter((row) => row.value > 0);
 }
 
 async function maintainedCounts(tenantId: string): Promise<Bucket[]> {
-  const rows = await shardD1().prepare('SELECT subject, bucket, value FROM tenant_counts WHERE tenant_id = ? AND value <> 0').bind(tenantId).all<Bucket>();
+  const rows = await shardD1(tenantId).prepare('SELECT subject, bucket, value FROM tenant_counts WHERE tenant_id = ? AND value <> 0').bind(tenantId).all<Bucket>();
   return rows.results;
 }
 
@@ -83,7 +83,7 @@ describe('maintained counts and list positions (migrations/shard/0006)', () => {
     expect(held).toBe(20);
     expect(responses.map((res) => res.status)).toEqual(Array(20).fill(201));
 
-    const positions = await shardD1().prepare('SELECT seq FROM customers WHERE tenant_id = ? ORDER BY seq').bind(tenant.id).all<{ seq: number }>();
+    const positions = await shardD1(tenant.id).prepare('SELECT seq FROM customers WHERE tenant_id = ? ORDER BY seq').bind(tenant.id).all<{ seq: number }>();
     expect(positions.results.map((row) => row.seq)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
     const seen: string[] = [];
     for (let page = 1; page <= 3; page += 1) {

@@ -9,7 +9,7 @@ it('the hourly cron gives the planner statistics of the tables that grew', async
   const tenant = await createTenant();
   const reward = await insertReward(tenant.id, { xpCost: 1, status: 'active' });
   await seedTenantData(tenant.id, 500, reward.id);
-  const statistics = () => shardD1().prepare("SELECT count(*) AS n FROM sqlite_stat1 WHERE tbl = 'customers'").first<{ n: number }>();
+  const statistics = () => shardD1(tenant.id).prepare("SELECT count(*) AS n FROM sqlite_stat1 WHERE tbl = 'customers'").first<{ n: number }>();
   const before = await statistics().catch(() => ({ n: 0 }));
   expect(before?.n ?? 0).toBe(0);
 

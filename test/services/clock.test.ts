@@ -20,9 +20,9 @@ describe('services read the time from their context (src/services/context.ts)', 
     const userId = await createCustomer(tenant.id);
     const view = await adjustXp(services(tenant.id, { now: at(SET) }), { userId, amount: 5, notes: 'clock' });
     expect(view.created_at).toBe(SET.toISOString());
-    const [entry] = await db().select().from(internalTransactions).where(and(eq(internalTransactions.tenantId, tenant.id), eq(internalTransactions.id, view.id)));
+    const [entry] = await db(tenant.id).select().from(internalTransactions).where(and(eq(internalTransactions.tenantId, tenant.id), eq(internalTransactions.id, view.id)));
     expect(entry).toMatchObject({ createdAt: SET.toISOString(), updatedAt: SET.toISOString() });
-    const [customer] = await db().select({ updatedAt: customers.updatedAt }).from(customers).where(eq(customers.id, userId));
+    const [customer] = await db(tenant.id).select({ updatedAt: customers.updatedAt }).from(customers).where(eq(customers.id, userId));
     expect(customer?.updatedAt).toBe(SET.toISOString());
   });
 
@@ -32,7 +32,7 @@ describe('services read the time from their context (src/services/context.ts)', 
     const tier = await createTier(services(tenant.id, { now: at(SET) }), { tier_name: 'Gold', min_xp_threshold: 100, benefits_description: '', color: '#FFD700', icon: 'star' });
     expect(tier.created_at).toBe(SET.toISOString());
     await updateTier(services(tenant.id, { now: at(later) }), tier.id, { tier_name: 'Gold', min_xp_threshold: 200, benefits_description: '', color: '#FFD700', icon: 'star' });
-    const [row] = await db().select().from(tierRules).where(eq(tierRules.id, tier.id));
+    const [row] = await db(tenant.id).select().from(tierRules).where(eq(tierRules.id, tier.id));
     expect(row).toMatchObject({ createdAt: SET.toISOString(), updatedAt: later.toISOString(), minXpThreshold: 200 });
   });
 

@@ -28,7 +28,7 @@ describe('earn settles onto the XP token', () => {
       const before = await getCustomer(world, customer.id);
       expect(before.xp_balance).toBe('0');
       expect(before.lifetime_xp).toBe('0');
-      const [mint] = await operationsOf(earned.id);
+      const [mint] = await operationsOf(world.tenant.id, earned.id);
       expect(mint?.kind).toBe('mint');
       expect(mint?.amount).toBe(`150${'0'.repeat(decimals)}`);
 
@@ -67,10 +67,10 @@ describe('earn settles onto the XP token', () => {
     const customer = await newCustomer(world);
     const earned = await earn(world, customer.id, 5);
     expect(earned.status).toBe('initialized');
-    const [mint] = await operationsOf(earned.id);
+    const [mint] = await operationsOf(world.tenant.id, earned.id);
     const early = await deliver(runEnv, [mint?.id ?? '']);
     expect(early.retryMessages).toHaveLength(1);
-    expect((await operationsOf(earned.id))[0]?.nonce).toBeNull();
+    expect((await operationsOf(world.tenant.id, earned.id))[0]?.nonce).toBeNull();
 
     await settleAll(runEnv, world.tenant.id);
     const asset = await getAsset(world, created.id ?? '');
@@ -86,7 +86,7 @@ describe('earn settles onto the XP token', () => {
     const event = await recordEvent(world.key, { user_id: customer.id, properties: { total: 32.5 } });
     expect(event.xp_awarded).toBe('42');
     const ids = event.effects.map((effect) => effect.internal_transaction_id ?? '');
-    const mints = (await Promise.all(ids.map((id) => operationsOf(id)))).flat();
+    const mints = (await Promise.all(ids.map((id) => operationsOf(world.tenant.id, id)))).flat();
     expect(mints.map((mint) => [mint.kind, mint.amount]).sort()).toEqual([['mint', '10'], ['mint', '32']]);
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('0');
 

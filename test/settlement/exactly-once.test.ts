@@ -18,7 +18,7 @@ async function earnWorld(): Promise<{ world: World; xpAddress: Address; customer
   const xp = await deployedAsset(world, runEnv, { type: 'erc20', key: 'xp', decimals: 0, name: 'XP', symbol: 'XP' });
   const customer = await newCustomer(world);
   const earned = await earn(world, customer.id, 70);
-  const [op] = await operationsOf(earned.id);
+  const [op] = await operationsOf(world.tenant.id, earned.id);
   if (!op) throw new Error('no mint operation');
   return { world, xpAddress: xp.asset_address, customer, txId: earned.id, opId: op.id };
 }
@@ -26,9 +26,9 @@ async function earnWorld(): Promise<{ world: World; xpAddress: Address; customer
 async function expectMintedOnce(setup: Awaited<ReturnType<typeof earnWorld>>) {
   await settleAll(runEnv, setup.world.tenant.id);
   expect(await balanceOf(31337, 'erc20', setup.xpAddress, setup.customer.wallet)).toBe(70n);
-  const attempts = await attemptsOf(setup.opId);
+  const attempts = await attemptsOf(setup.world.tenant.id, setup.opId);
   expect(attempts).toHaveLength(1);
-  const [op] = await operationsOf(setup.txId);
+  const [op] = await operationsOf(setup.world.tenant.id, setup.txId);
   expect(op?.status).toBe('succeeded');
   expect(op?.nonce).toBe(attempts[0]?.txNonce);
   const { transaction, links } = await linkedTransactions(setup.world, setup.txId);

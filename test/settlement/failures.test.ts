@@ -11,7 +11,7 @@ import { createCustomerViaApi } from '../support/customers';
 import { expectOk } from '../support/http';
 import { testKeys } from '../support/keys';
 import { deliver, operationIds, relayerEnv, runCron, settleAll } from '../support/settlement';
-import { createTenant, createTestApiKey, db, portalCall, services, TEST_SHARD } from '../support/world';
+import { createTenant, createTestApiKey, db, portalCall, services, shardOf } from '../support/world';
 
 const DEAD_RPC = 'http://127.0.0.1:9';
 let relayer: Awaited<ReturnType<typeof fundedRelayer>>;
@@ -40,8 +40,8 @@ async function deployingXpToken() {
   return { tenant, asset, operationId: operationId! };
 }
 
-async function operation(id: string) {
-  const [row] = await db().select().from(onchainOperations).where(eq(onchainOperations.id, id));
+async function operation(tenantId: string, id: string) {
+  const [row] = await db(tenantId).select().from(onchainOperations).where(eq(onchainOperations.id, id));
   return row!;
 }
 
@@ -52,20 +52,20 @@ describe('settlement failures: recorded, retried with backoff, never a stall or 
     const result = await deliver(relayerEnv(relayer.privateKey, { CHAINS: JSON.stringify({ 31337: DEAD_RPC }) }), [operationId]);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages).toHaveLength(1);
-    const failed = await operation(operationId);
+    const failed = await operation(tenant.id, operationId);
     expect(failed).toMatchObject({ status: 'queued', errorCount: 1, nonce: null });
     expect(failed.lastError).toMatch(/^chain 31337: /);
     // The first backoff step: the next try not before 5 s later.
     expect(Date.parse(failed.nextAttemptAt!) - Date.parse(failed.updatedAt)).toBeGreaterThanOrEqual(4_900);
     await settleAll(relayerEnv(relayer.privateKey), tenant.id);
-    expect((await operation(operationId)).status).toBe('succeeded');
+    expect((await operation(tenant.id, operationId)).status).toBe('succeeded');
     expect(logs()).not.toContain(DEAD_RPC);
     expect(logs()).not.toContain(relayer.privateKey.slice(2));
   });
 
   it('a missing or malformed RELAYER_PRIVATE_KEY or CHAINS is recorded by name, never by value, and retried', async () => {
     const logs = captureLogs();
-    const { operationId } = await deployingXpToken();
+    const { tenant, operationId } = await deployingXpToken();
     const cases: [Partial<Bindings>, RegExp][] = [
       [{ RELAYER_PRIVATE_KEY: '' }, /RELAYER_PRIVATE_KEY is not set/],
       [{ RELAYER_PRIVATE_KEY: 'not-a-key' }, /RELAYER_PRIVATE_KEY is not a 32-byte hex private key/],
@@ -75,9 +75,9 @@ describe('settlement failures: recorded, retried with backoff, never a stall or 
     for (const [overrides, reason] of cases) {
       const result = await deliver({ ...relayerEnv(relayer.privateKey), ...overrides }, [operationId]);
       expect(result.retryMessages).toHaveLength(1);
-      expect((await operation(operationId)).lastError).toMatch(reason);
+      expect((await operation(tenant.id, operationId)).lastError).toMatch(reason);
     }
-    expect((await operation(operationId)).errorCount).toBe(cases.length);
+    expect((await operation(tenant.id, operationId)).errorCount).toBe(cases.length);
     expect(logs()).not.toContain('not-a-key');
     expect(logs()).not.toContain(DEAD_RPC);
   });
@@ -97,11 +97,11 @@ describe('settlement failures: recorded, retried with backoff, never a stall or 
     expect(tx.status).toBe('initialized');
     const [stranded] = await operationIds(['queued'], tenant.id);
     expect(stranded).toBeDefined();
-    await db().update(onchainOperations).set({ updatedAt: '2000-01-01T00:00:00.000Z' }).where(eq(onchainOperations.id, stranded!));
+    await db(tenant.id).update(onchainOperations).set({ updatedAt: '2000-01-01T00:00:00.000Z' }).where(eq(onchainOperations.id, stranded!));
     const sent: unknown[] = [];
     const recorder = { send: async (body: unknown) => void sent.push(body), sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages.map((m) => m.body)) };
     await runCron(relayerEnv(relayer.privateKey, { SETTLEMENT_QUEUE: recorder as unknown as Bindings['SETTLEMENT_QUEUE'] }));
-    expect(sent).toContainEqual({ operationId: stranded, shard: TEST_SHARD });
+    expect(sent).toContainEqual({ operationId: stranded, shard: shardOf(tenant.id) });
   });
 
   it('never puts the wallet mnemonic or relayer key in a response', async () => {

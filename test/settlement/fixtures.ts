@@ -58,8 +58,8 @@ export async function registeredAsset(world: World, type: ReferenceType, options
 
 export type Customer = CustomerView & { wallet: Address };
 
-export async function walletOf(userId: string): Promise<Address> {
-  const [row] = await db().select({ address: internalWallets.address }).from(internalWallets).where(eq(internalWallets.userId, userId));
+export async function walletOf(tenantId: string, userId: string): Promise<Address> {
+  const [row] = await db(tenantId).select({ address: internalWallets.address }).from(internalWallets).where(eq(internalWallets.userId, userId));
   if (!row) throw new Error(`customer ${userId} has no wallet`);
   return row.address as Address;
 }
@@ -67,7 +67,7 @@ export async function walletOf(userId: string): Promise<Address> {
 /** A customer created through the gateway (so it has a real custodial wallet). */
 export async function newCustomer(world: World): Promise<Customer> {
   const customer = await createCustomerViaApi(world.key);
-  return { ...customer, wallet: await walletOf(customer.id) };
+  return { ...customer, wallet: await walletOf(world.tenant.id, customer.id) };
 }
 
 export async function getCustomer(world: World, userId: string): Promise<CustomerView> {
@@ -131,11 +131,11 @@ export async function getRedemption(world: World, id: string): Promise<Redemptio
 }
 
 /** Operations of an internal transaction (oldest first). */
-export async function operationsOf(internalTransactionId: string) {
-  return db().select().from(onchainOperations).where(eq(onchainOperations.internalTransactionId, internalTransactionId)).orderBy(asc(onchainOperations.createdAt));
+export async function operationsOf(tenantId: string, internalTransactionId: string) {
+  return db(tenantId).select().from(onchainOperations).where(eq(onchainOperations.internalTransactionId, internalTransactionId)).orderBy(asc(onchainOperations.createdAt));
 }
 
 /** Signed attempts of an operation, oldest first. */
-export async function attemptsOf(operationId: string) {
-  return db().select().from(blockchainTransactions).where(and(eq(blockchainTransactions.operationId, operationId))).orderBy(asc(blockchainTransactions.attempt));
+export async function attemptsOf(tenantId: string, operationId: string) {
+  return db(tenantId).select().from(blockchainTransactions).where(and(eq(blockchainTransactions.operationId, operationId))).orderBy(asc(blockchainTransactions.attempt));
 }

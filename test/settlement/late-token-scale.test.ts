@@ -18,7 +18,7 @@ import { fundedRelayer, publicClientFor } from '../support/chain';
 import { expectOk } from '../support/http';
 import { randomAddress } from '../support/rewards';
 import { deliver, relayerEnv, runCron } from '../support/settlement';
-import { db, portalCall, shardRun } from '../support/world';
+import { db, portalCall, shardD1, shardRun } from '../support/world';
 import { deployedAsset, newWorld } from './fixtures';
 
 const CUSTOMERS = 1_000;
@@ -40,21 +40,21 @@ async function customersWithXp(tenantId: string) {
     for (let at = start; at < start + 100; at += 5) {
       const part = rows.slice(at, at + 5);
       statements.push(
-        db().insert(customers).values(part.map((row) => ({ id: row.id, tenantId, externalId: `ext-${row.id}`, status: 'active' as const, xpBalance: row.xp, lifetimeXp: row.xp }))),
-        db().insert(internalWallets).values(part.map((row) => ({ id: newId('wal'), tenantId, userId: row.id, address: row.address, label: 'custodial', derivationIndex: row.index }))),
-        db().insert(internalTransactions).values(part.map((row) => ({ id: newId('itx'), tenantId, userId: row.id, type: 'xp_earn' as const, amount: row.xp, status: 'completed' as const }))),
+        db(tenantId).insert(customers).values(part.map((row) => ({ id: row.id, tenantId, externalId: `ext-${row.id}`, status: 'active' as const, xpBalance: row.xp, lifetimeXp: row.xp }))),
+        db(tenantId).insert(internalWallets).values(part.map((row) => ({ id: newId('wal'), tenantId, userId: row.id, address: row.address, label: 'custodial', derivationIndex: row.index }))),
+        db(tenantId).insert(internalTransactions).values(part.map((row) => ({ id: newId('itx'), tenantId, userId: row.id, type: 'xp_earn' as const, amount: row.xp, status: 'completed' as const }))),
       );
     }
     const [head, ...rest] = statements;
-    await db().batch([head!, ...rest]);
+    await db(tenantId).batch([head!, ...rest]);
   }
   return rows;
 }
 
-/** One cron's worth of opening, counted statement by statement on the real binding. */
-async function measuredOpening() {
+/** One cron's worth of opening on the tenant's shard, counted statement by statement on the real binding. */
+async function measuredOpening(tenantId: string) {
   const cost = newCost();
-  const summary = await openXpTokens(shardRun({ db: createDatabase(countingD1(db().$client, cost)) }, runEnv));
+  const summary = await openXpTokens(shardRun(tenantId, { db: createDatabase(countingD1(shardD1(tenantId), cost)) }, runEnv));
   return { summary, cost };
 }
 
@@ -64,16 +64,16 @@ describe('a late XP token at a thousand customers', () => {
     const rows = await customersWithXp(world.tenant.id);
     const xp = await deployedAsset(world, runEnv, { type: 'erc20', key: 'xp', decimals: 0, name: 'XP', symbol: 'XP' });
 
-    const first = await measuredOpening();
+    const first = await measuredOpening(world.tenant.id);
     expect(first.summary).toMatchObject({ tokens: 1, chunks: OPENING_CHUNKS_PER_RUN, operations: OPENING_CHUNKS_PER_RUN * OPENING_CHUNK_SIZE, completed: 0, errors: 0 });
     // Per chunk: the next customers, then one batch (openings, operations, cursor, the queued ids); and the due tokens once.
     expect(first.cost.statements).toBeLessThanOrEqual(1 + OPENING_CHUNKS_PER_RUN * 5);
     expect(first.cost.roundTrips).toBeLessThanOrEqual(1 + OPENING_CHUNKS_PER_RUN * 2);
-    const second = await measuredOpening();
+    const second = await measuredOpening(world.tenant.id);
     expect(second.summary).toMatchObject({ tokens: 1, chunks: 1, operations: 0, completed: 1 });
-    expect((await measuredOpening()).summary.tokens).toBe(0);
+    expect((await measuredOpening(world.tenant.id)).summary.tokens).toBe(0);
 
-    const openings = await db().select().from(onchainOperations).where(eq(onchainOperations.onchainAssetId, xp.id ?? ''));
+    const openings = await db(world.tenant.id).select().from(onchainOperations).where(eq(onchainOperations.onchainAssetId, xp.id ?? ''));
     const mints = openings.filter((op) => op.kind === 'opening_mint');
     expect(mints).toHaveLength(CUSTOMERS);
     expect(new Set(mints.map((op) => op.recipient?.toLowerCase())).size).toBe(CUSTOMERS);
@@ -81,7 +81,7 @@ describe('a late XP token at a thousand customers', () => {
     // Delivered in batches of 100; each cron follows up to 200 receipts. Slow machines take more
     // rounds: under a full suite a round can end before the queue's own deliveries of re-enqueued
     // operations have broadcast, and a nonce broadcast late holds every later one in the pool.
-    const ofToken = () => db().select().from(onchainOperations).where(eq(onchainOperations.onchainAssetId, xp.id ?? ''));
+    const ofToken = () => db(world.tenant.id).select().from(onchainOperations).where(eq(onchainOperations.onchainAssetId, xp.id ?? ''));
     for (let round = 0; round < 240 && !(await ofToken()).every((op) => op.status === 'succeeded'); round += 1) {
       const due = (await ofToken()).filter((op) => op.status === 'queued').map((op) => op.id);
       for (let start = 0; start < due.length; start += 100) await deliver(runEnv, due.slice(start, start + 100));

@@ -11,7 +11,6 @@ import { onchainAssets, onchainOperations, xpTokenOpenings } from '../../src/db/
 import type { Bindings } from '../../src/env';
 import { reconciliationSchema } from '../../src/schemas/onchain-asset';
 import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
-import { runContext } from '../../src/services/context';
 import { openXpTokens } from '../../src/services/xp-openings';
 import { balanceOf, deployReference, fundedRelayer, publicClientFor, walletClientFor } from '../support/chain';
 import { expectOk } from '../support/http';
@@ -26,22 +25,22 @@ beforeAll(async () => {
   runEnv = relayerEnv(relayer.privateKey);
 });
 
-async function assetRow(id: string) {
-  const [row] = await db().select().from(onchainAssets).where(eq(onchainAssets.id, id));
+async function assetRow(tenantId: string, id: string) {
+  const [row] = await db(tenantId).select().from(onchainAssets).where(eq(onchainAssets.id, id));
   return row!;
 }
 
-async function openingsOf(assetId: string) {
-  return db().select().from(xpTokenOpenings).where(eq(xpTokenOpenings.onchainAssetId, assetId));
+async function openingsOf(tenantId: string, assetId: string) {
+  return db(tenantId).select().from(xpTokenOpenings).where(eq(xpTokenOpenings.onchainAssetId, assetId));
 }
 
 /** The opening operation of one customer on the token (its current epoch). */
-async function openingOperation(assetId: string, userId: string) {
-  const asset = await assetRow(assetId);
-  const [opening] = await db().select().from(xpTokenOpenings)
+async function openingOperation(tenantId: string, assetId: string, userId: string) {
+  const asset = await assetRow(tenantId, assetId);
+  const [opening] = await db(tenantId).select().from(xpTokenOpenings)
     .where(and(eq(xpTokenOpenings.onchainAssetId, assetId), eq(xpTokenOpenings.userId, userId), eq(xpTokenOpenings.epoch, asset.openingEpoch)));
   if (!opening?.operationId) return undefined;
-  const [operation] = await db().select().from(onchainOperations).where(eq(onchainOperations.id, opening.operationId));
+  const [operation] = await db(tenantId).select().from(onchainOperations).where(eq(onchainOperations.id, opening.operationId));
   return operation;
 }
 
@@ -49,8 +48,8 @@ async function openingOperation(assetId: string, userId: string) {
 async function settleEverything(world: World, assetId: string) {
   for (let round = 0; round < 6; round += 1) {
     await settleAll(runEnv, world.tenant.id);
-    const open = await db().select().from(onchainOperations).where(eq(onchainOperations.tenantId, world.tenant.id));
-    if ((await assetRow(assetId)).openingCompletedAt !== null && open.every((op) => !['queued', 'submitted', 'waiting'].includes(op.status))) return;
+    const open = await db(world.tenant.id).select().from(onchainOperations).where(eq(onchainOperations.tenantId, world.tenant.id));
+    if ((await assetRow(world.tenant.id, assetId)).openingCompletedAt !== null && open.every((op) => !['queued', 'submitted', 'waiting'].includes(op.status))) return;
     await runCron(runEnv);
   }
   throw new Error('the opening did not finish');
@@ -86,7 +85,7 @@ describe('an XP token added to a live program', () => {
     expect((await getCustomer(world, alice.id)).xp_balance).toBe('150');
     expect(await balanceOf(31337, 'erc20', xp.asset_address, alice.wallet)).toBe(150n);
     expect(await balanceOf(31337, 'erc20', xp.asset_address, bob.wallet)).toBe(80n);
-    const openings = await openingsOf(xp.id ?? '');
+    const openings = await openingsOf(world.tenant.id, xp.id ?? '');
     expect(openings.map((row) => [row.userId, row.xp]).sort()).toEqual([[alice.id, 300], [bob.id, 80]].sort());
     const report = await reconciled(world, xp.id ?? '');
     expect(report).toMatchObject({ ledger_total: '230', onchain_total: '230', difference: '0', customers: [], total_supply: '230', supply_difference: '0' });
@@ -97,16 +96,16 @@ describe('an XP token added to a live program', () => {
     const alice = await newCustomer(world);
     await earn(world, alice.id, 300);
     const xp = await deployedAsset(world, runEnv, xpToken);
-    await openXpTokens(shardRun({ db: db() }, runEnv));
-    const opening = (await openingOperation(xp.id ?? '', alice.id))!;
+    await openXpTokens(shardRun(world.tenant.id, {}, runEnv));
+    const opening = (await openingOperation(world.tenant.id, xp.id ?? '', alice.id))!;
     expect(opening).toMatchObject({ kind: 'opening_mint', status: 'queued', amount: '300' });
     await deliver(runEnv, [opening.id]); // signed and sent; its receipt is not followed yet
 
     const redemption = await redeem(world, alice.id, (await createReward(world, { xp_cost: 200 })).id);
     expect((await getCustomer(world, alice.id)).xp_balance).toBe('100'); // reserved at once
-    const [burn] = await db().select().from(onchainOperations).where(and(eq(onchainOperations.redemptionId, redemption.id ?? ''), eq(onchainOperations.kind, 'burn')));
+    const [burn] = await db(world.tenant.id).select().from(onchainOperations).where(and(eq(onchainOperations.redemptionId, redemption.id ?? ''), eq(onchainOperations.kind, 'burn')));
     await deliver(runEnv, [burn!.id]);
-    expect((await db().select().from(onchainOperations).where(eq(onchainOperations.id, burn!.id)))[0]).toMatchObject({ status: 'waiting', dependsOnOperationId: opening.id, nonce: null });
+    expect((await db(world.tenant.id).select().from(onchainOperations).where(eq(onchainOperations.id, burn!.id)))[0]).toMatchObject({ status: 'waiting', dependsOnOperationId: opening.id, nonce: null });
 
     await settleEverything(world, xp.id ?? '');
     expect((await getRedemption(world, redemption.id)).status).toBe('completed');
@@ -120,14 +119,14 @@ describe('an XP token added to a live program', () => {
     await earn(world, alice.id, 120);
     const xp = await deployedAsset(world, runEnv, xpToken);
     const adjustment = await adjust(world, alice.id, -20);
-    const [burn] = await operationsOf(adjustment.id);
+    const [burn] = await operationsOf(world.tenant.id, adjustment.id);
     await deliver(runEnv, [burn!.id]); // before any cron opened anyone
-    const opening = (await openingOperation(xp.id ?? '', alice.id))!;
+    const opening = (await openingOperation(world.tenant.id, xp.id ?? '', alice.id))!;
     expect(opening).toMatchObject({ kind: 'opening_mint', amount: '120' });
-    expect((await db().select().from(onchainOperations).where(eq(onchainOperations.id, burn!.id)))[0]).toMatchObject({ status: 'waiting', dependsOnOperationId: opening.id });
+    expect((await db(world.tenant.id).select().from(onchainOperations).where(eq(onchainOperations.id, burn!.id)))[0]).toMatchObject({ status: 'waiting', dependsOnOperationId: opening.id });
     await settleEverything(world, xp.id ?? '');
     expect(await balanceOf(31337, 'erc20', xp.asset_address, alice.wallet)).toBe(100n);
-    expect(await openingsOf(xp.id ?? '')).toHaveLength(1); // the cron found her opened and left her alone
+    expect(await openingsOf(world.tenant.id, xp.id ?? '')).toHaveLength(1); // the cron found her opened and left her alone
   });
 
   it('a redelivered opening message, and a chunk run again after a crash, mint nothing twice', { timeout: 60_000 }, async () => {
@@ -135,17 +134,17 @@ describe('an XP token added to a live program', () => {
     const alice = await newCustomer(world);
     await earn(world, alice.id, 70);
     const xp = await deployedAsset(world, runEnv, xpToken);
-    await openXpTokens(shardRun({ db: db() }, runEnv));
-    const opening = (await openingOperation(xp.id ?? '', alice.id))!;
+    await openXpTokens(shardRun(world.tenant.id, {}, runEnv));
+    const opening = (await openingOperation(world.tenant.id, xp.id ?? '', alice.id))!;
     await Promise.all([deliver(runEnv, [opening.id, opening.id]), deliver(runEnv, [opening.id])]);
-    expect(await attemptsOf(opening.id)).toHaveLength(1);
+    expect(await attemptsOf(world.tenant.id, opening.id)).toHaveLength(1);
     // The cursor as if the chunk's batch had never moved it: the same customers again.
-    await db().update(onchainAssets).set({ openingCursor: 0, openingCompletedAt: null }).where(eq(onchainAssets.id, xp.id ?? ''));
-    await openXpTokens(shardRun({ db: db() }, runEnv));
+    await db(world.tenant.id).update(onchainAssets).set({ openingCursor: 0, openingCompletedAt: null }).where(eq(onchainAssets.id, xp.id ?? ''));
+    await openXpTokens(shardRun(world.tenant.id, {}, runEnv));
     await deliver(runEnv, [opening.id]);
     await settleEverything(world, xp.id ?? '');
-    expect(await openingsOf(xp.id ?? '')).toHaveLength(1);
-    expect(await attemptsOf(opening.id)).toHaveLength(1);
+    expect(await openingsOf(world.tenant.id, xp.id ?? '')).toHaveLength(1);
+    expect(await attemptsOf(world.tenant.id, opening.id)).toHaveLength(1);
     expect(await balanceOf(31337, 'erc20', xp.asset_address, alice.wallet)).toBe(70n);
   });
 
@@ -159,10 +158,10 @@ describe('an XP token added to a live program', () => {
     expectOk(await portalCall(world.tenant.owner, 'PATCH', path, { status: 'inactive' }), 200, onchainAssetSchema);
     await earn(world, alice.id, 40); // off-chain while the token is inactive
     expectOk(await portalCall(world.tenant.owner, 'PATCH', path, { status: 'active' }), 200, onchainAssetSchema);
-    expect((await assetRow(xp.id ?? '')).openingEpoch).toBe(2);
+    expect((await assetRow(world.tenant.id, xp.id ?? '')).openingEpoch).toBe(2);
     await settleEverything(world, xp.id ?? '');
     expect(await balanceOf(31337, 'erc20', xp.asset_address, alice.wallet)).toBe(50n);
-    expect((await openingsOf(xp.id ?? '')).map((row) => [row.epoch, row.xp]).sort()).toEqual([[1, 0], [2, 40]]);
+    expect((await openingsOf(world.tenant.id, xp.id ?? '')).map((row) => [row.epoch, row.xp]).sort()).toEqual([[1, 0], [2, 40]]);
     expect(await reconciled(world, xp.id ?? '')).toMatchObject({ ledger_total: '50', onchain_total: '50', difference: '0', supply_difference: '0' });
   });
 
@@ -182,8 +181,8 @@ describe('an XP token added to a live program', () => {
 
     expect(await balanceOf(31337, 'erc20', address, alice.wallet)).toBe(300n); // 100 held + 200 minted
     expect(await balanceOf(31337, 'erc20', address, bob.wallet)).toBe(500n); // held more than the ledger: nothing minted
-    expect((await openingOperation(xp.id ?? '', bob.id))).toMatchObject({ status: 'succeeded', amount: '0' });
-    expect(await attemptsOf((await openingOperation(xp.id ?? '', bob.id))!.id)).toEqual([]);
+    expect((await openingOperation(world.tenant.id, xp.id ?? '', bob.id))).toMatchObject({ status: 'succeeded', amount: '0' });
+    expect(await attemptsOf(world.tenant.id, (await openingOperation(world.tenant.id, xp.id ?? '', bob.id))!.id)).toEqual([]);
     const report = await reconciled(world, xp.id ?? '');
     expect(report).toMatchObject({ ledger_total: '400', onchain_total: '800', difference: '400', total_supply: '800', supply_difference: '400' });
     expect(report.customers).toEqual([expect.objectContaining({ user_id: bob.id, ledger_balance: '100', onchain_balance: '500', difference: '400' })]);
@@ -200,7 +199,7 @@ describe('an XP token added to a live program', () => {
     expect((await getCustomer(world, alice.id)).xp_balance).toBe('200');
     await settleEverything(world, xp.id ?? '');
 
-    expect((await openingOperation(xp.id ?? '', alice.id))).toMatchObject({ status: 'failed' });
+    expect((await openingOperation(world.tenant.id, xp.id ?? '', alice.id))).toMatchObject({ status: 'failed' });
     expect((await getRedemption(world, redemption.id)).status).toBe('failed');
     expect((await getCustomer(world, alice.id)).xp_balance).toBe('300');
   });

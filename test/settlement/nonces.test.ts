@@ -37,12 +37,12 @@ describe('concurrent settlements', () => {
     for (const result of results) expect(result.retryMessages).toEqual([]);
     await settleAll(runEnv, world.tenant.id);
 
-    const ops = await db().select().from(onchainOperations).where(inArray(onchainOperations.id, queued));
+    const ops = await db(world.tenant.id).select().from(onchainOperations).where(inArray(onchainOperations.id, queued));
     expect(ops.map((op) => op.status)).toEqual(Array(SETTLEMENTS).fill('succeeded'));
     const nonces = ops.map((op) => op.nonce ?? -1).sort((a, b) => a - b);
     expect(new Set(nonces).size).toBe(SETTLEMENTS);
     expect(nonces).toEqual(Array.from({ length: SETTLEMENTS }, (_, index) => startNonce + index));
-    const attempts = await db().select().from(blockchainTransactions).where(inArray(blockchainTransactions.operationId, queued));
+    const attempts = await db(world.tenant.id).select().from(blockchainTransactions).where(inArray(blockchainTransactions.operationId, queued));
     expect(attempts).toHaveLength(SETTLEMENTS);
     expect(attempts.every((attempt) => attempt.txnStatus === 'succeeded' && attempt.receiptStatus === 1)).toBe(true);
     expect(await publicClientFor(31337).getTransactionCount({ address: relayer.address, blockTag: 'latest' })).toBe(startNonce + SETTLEMENTS);

@@ -48,8 +48,8 @@ async function xpWorld(): Promise<{ world: World; xp: Awaited<ReturnType<typeof 
   return { world, xp, customer };
 }
 
-async function redemptionTransactionId(redemptionId: string): Promise<string> {
-  const [row] = await db().select({ id: internalTransactions.id }).from(internalTransactions).where(eq(internalTransactions.redemptionId, redemptionId));
+async function redemptionTransactionId(tenantId: string, redemptionId: string): Promise<string> {
+  const [row] = await db(tenantId).select({ id: internalTransactions.id }).from(internalTransactions).where(eq(internalTransactions.redemptionId, redemptionId));
   if (!row) throw new Error(`no transaction for redemption ${redemptionId}`);
   return row.id;
 }
@@ -62,8 +62,8 @@ describe('redemption with the XP token', () => {
     expect(redemption.status).toBe('initialized');
     // A debit is reserved at once, while it is still initialized.
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('300');
-    const txId = await redemptionTransactionId(redemption.id);
-    const [burn] = await operationsOf(txId);
+    const txId = await redemptionTransactionId(world.tenant.id, redemption.id);
+    const [burn] = await operationsOf(world.tenant.id, txId);
     expect(burn?.kind).toBe('burn');
     expect(burn?.dependsOnOperationId).toBeNull();
 
@@ -97,8 +97,8 @@ describe('redemption with the XP token', () => {
       // Settling cannot be canceled: the chain may already carry it.
       expectError(await cancel(world, redemption.id), 409, 'INVALID_STATUS_TRANSITION');
 
-      const txId = await redemptionTransactionId(redemption.id);
-      const ops = await operationsOf(txId);
+      const txId = await redemptionTransactionId(world.tenant.id, redemption.id);
+      const ops = await operationsOf(world.tenant.id, txId);
       const delivery = ops.find((op) => op.onchainAssetId === rewardAsset.id);
       const burn = ops.find((op) => op.onchainAssetId === xp.id);
       expect(delivery?.status).toBe('queued');
@@ -110,10 +110,10 @@ describe('redemption with the XP token', () => {
       await deliver(runEnv, [delivery?.id ?? '']);
       expect((await getRedemption(world, redemption.id)).status).toBe('pending');
       expectError(await cancel(world, redemption.id), 409, 'INVALID_STATUS_TRANSITION');
-      expect((await operationsOf(txId)).find((op) => op.id === burn?.id)?.status).toBe('waiting');
+      expect((await operationsOf(world.tenant.id, txId)).find((op) => op.id === burn?.id)?.status).toBe('waiting');
       await runCron(runEnv);
-      expect((await operationsOf(txId)).find((op) => op.id === delivery?.id)?.status).toBe('succeeded');
-      const released = (await operationsOf(txId)).find((op) => op.id === burn?.id);
+      expect((await operationsOf(world.tenant.id, txId)).find((op) => op.id === delivery?.id)?.status).toBe('succeeded');
+      const released = (await operationsOf(world.tenant.id, txId)).find((op) => op.id === burn?.id);
       expect(released?.status).toBe('queued');
       expect(released?.nonce).toBeNull();
       expect((await getRedemption(world, redemption.id)).status).toBe('pending');
@@ -124,11 +124,11 @@ describe('redemption with the XP token', () => {
       expect(holder).toBe(testCase.expected);
       if (testCase.type === 'erc721') {
         // The first token of a fresh collection; its owner is the customer's wallet.
-        expect(await balanceOf(31337, 'erc721', rewardAsset.asset_address, customer.wallet, await firstTokenId(delivery?.id ?? ''))).toBe(1n);
+        expect(await balanceOf(31337, 'erc721', rewardAsset.asset_address, customer.wallet, await firstTokenId(world.tenant.id, delivery?.id ?? ''))).toBe(1n);
       }
       expect(await balanceOf(31337, 'erc20', xp.asset_address, customer.wallet)).toBe(400n);
-      const [deliveryTx] = await attemptsOf(delivery?.id ?? '');
-      const [burnTx] = await attemptsOf(burn?.id ?? '');
+      const [deliveryTx] = await attemptsOf(world.tenant.id, delivery?.id ?? '');
+      const [burnTx] = await attemptsOf(world.tenant.id, burn?.id ?? '');
       expect(BigInt(deliveryTx?.receiptBlockNumber ?? '0')).toBeLessThan(BigInt(burnTx?.receiptBlockNumber ?? '0'));
       const { transaction, links } = await linkedTransactions(world, txId);
       expect(transaction.status).toBe('completed');
@@ -151,8 +151,8 @@ describe('redemption with the XP token', () => {
 });
 
 /** The ERC-721 token id a delivery minted, read from the Transfer log of its receipt. */
-async function firstTokenId(operationId: string): Promise<bigint> {
-  const [attempt] = await attemptsOf(operationId);
+async function firstTokenId(tenantId: string, operationId: string): Promise<bigint> {
+  const [attempt] = await attemptsOf(tenantId, operationId);
   const receipt = await publicClientFor(31337).getTransactionReceipt({ hash: attempt?.txHash as Hex });
   const transfer = receipt.logs.find((log) => log.topics.length === 4);
   return BigInt(transfer?.topics[3] ?? '0x0');

@@ -13,7 +13,7 @@ import { anvilRpc, fundedRelayer, publicClientFor, walletClientFor } from '../su
 import { callWorker, expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { deliver, operationIds, relayerEnv, runCron, settleAll } from '../support/settlement';
-import { db, gatewayCall, portalCall, shardRun } from '../support/world';
+import { db, gatewayCall, portalCall } from '../support/world';
 import { createAsset, createReward, deployedAsset, earn, getCustomer, getRedemption, newCustomer, newWorld, redeem, type World } from './fixtures';
 
 let relayer: { privateKey: Hex; address: Address };
@@ -37,11 +37,11 @@ async function deployGuzzler(): Promise<Address> {
 }
 
 async function operationsOfTenant(tenantId: string) {
-  return db().select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenantId));
+  return db(tenantId).select().from(onchainOperations).where(eq(onchainOperations.tenantId, tenantId));
 }
 
 async function gasUsedToday(tenantId: string) {
-  const [row] = await db().select().from(tenantGasUsage).where(eq(tenantGasUsage.tenantId, tenantId));
+  const [row] = await db(tenantId).select().from(tenantGasUsage).where(eq(tenantGasUsage.tenantId, tenantId));
   return row;
 }
 
@@ -64,7 +64,7 @@ describe('a gas ceiling per operation kind', () => {
     const [mint] = (await operationsOfTenant(world.tenant.id)).filter((op) => op.kind === 'mint');
     expect(mint).toMatchObject({ status: 'failed', nonce: null, reservedGas: null });
     expect(mint!.lastError).toMatch(/^given up: chain 31337: a mint of this contract needs \d+ gas, more than the 250000 allowed \(MAX_GAS_MINT\)$/);
-    expect(await db().select().from(blockchainTransactions).where(eq(blockchainTransactions.operationId, mint!.id))).toEqual([]);
+    expect(await db(world.tenant.id).select().from(blockchainTransactions).where(eq(blockchainTransactions.operationId, mint!.id))).toEqual([]);
     expect(await publicClientFor(31337).getTransactionCount({ address: relayer.address, blockTag: 'pending' })).toBe(nonceBefore);
     expect((await getRedemption(world, redemption.id)).status).toBe('failed');
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('30');
@@ -180,7 +180,7 @@ describe('a cap on platform deploys per tenant', () => {
     );
     expect(held).toBe(5);
     expect(responses.map((res) => res.status).sort()).toEqual([201, 201, 409, 409, 409]);
-    const deploys = await db().select().from(onchainOperations).where(and(eq(onchainOperations.tenantId, world.tenant.id), eq(onchainOperations.kind, 'deploy')));
+    const deploys = await db(world.tenant.id).select().from(onchainOperations).where(and(eq(onchainOperations.tenantId, world.tenant.id), eq(onchainOperations.kind, 'deploy')));
     expect(deploys).toHaveLength(20);
   });
 });
@@ -200,8 +200,8 @@ describe("the relayer's balance", () => {
     await runCron(watched);
     expect(lowLines()).toHaveLength(1);
 
-    // An hour later (the service's clock moved), once more.
-    const later = (ms: number) => shardRun({ db: db(), now: () => new Date(Date.now() + ms) }, watched);
+    // An hour later (the service's clock moved), once more: the watch is a run over the directory and every shard.
+    const later = (ms: number) => runContext(watched, { now: () => new Date(Date.now() + ms) });
     await watchRelayer(later(61 * 60 * 1000));
     expect(lowLines()).toHaveLength(2);
     // Funded above the threshold: nothing more is logged.

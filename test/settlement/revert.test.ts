@@ -52,7 +52,7 @@ describe('a reverted chain transaction fails and refunds', () => {
     await settleAll(runEnv, world.tenant.id);
 
     expect((await getRedemption(world, redemption.id)).status).toBe('failed');
-    const [entry] = await db().select().from(internalTransactions).where(eq(internalTransactions.redemptionId, redemption.id));
+    const [entry] = await db(world.tenant.id).select().from(internalTransactions).where(eq(internalTransactions.redemptionId, redemption.id));
     expect(entry?.type).toBe('xp_redeem');
     const { transaction, links } = await linkedTransactions(world, entry?.id ?? '');
     expect(transaction.status).toBe('failed');
@@ -62,7 +62,7 @@ describe('a reverted chain transaction fails and refunds', () => {
     expect(after.xp_balance).toBe(before.xp_balance);
     expect(after.lifetime_xp).toBe(before.lifetime_xp);
     expect((await getReward(world, reward.id)).stock).toBe(2);
-    const [delivery] = await operationsOf(entry?.id ?? '');
+    const [delivery] = await operationsOf(world.tenant.id, entry?.id ?? '');
     expect(delivery?.status).toBe('failed');
   });
 
@@ -81,10 +81,10 @@ describe('a reverted chain transaction fails and refunds', () => {
     await settleAll(runEnv, world.tenant.id);
 
     expect((await getRedemption(world, redemption.id)).status).toBe('failed');
-    const [entry] = await db().select().from(internalTransactions).where(eq(internalTransactions.redemptionId, redemption.id));
-    const ops = await operationsOf(entry?.id ?? '');
+    const [entry] = await db(world.tenant.id).select().from(internalTransactions).where(eq(internalTransactions.redemptionId, redemption.id));
+    const ops = await operationsOf(world.tenant.id, entry?.id ?? '');
     expect(ops.find((op) => op.kind === 'burn')?.status).toBe('canceled');
-    expect(await attemptsOf(ops.find((op) => op.kind === 'burn')?.id ?? '')).toHaveLength(0);
+    expect(await attemptsOf(world.tenant.id, ops.find((op) => op.kind === 'burn')?.id ?? '')).toHaveLength(0);
     expect((await getCustomer(world, customer.id)).xp_balance).toBe('300');
     expect((await getReward(world, reward.id)).stock).toBe(2);
     // Nothing was burned.

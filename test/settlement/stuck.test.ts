@@ -29,21 +29,21 @@ describe('a stuck transaction', () => {
       await anvilRpc(CHAIN, 'evm_setAutomine', [false]);
       const earned = await earn(world, customer.id, 90);
       expect(earned.status).toBe('initialized');
-      const [op] = await operationsOf(earned.id);
+      const [op] = await operationsOf(world.tenant.id, earned.id);
       if (!op) throw new Error('no mint operation');
       expect(op.chainId).toBe(CHAIN);
 
       await deliver(runEnv, [op.id]);
-      const [first] = await attemptsOf(op.id);
+      const [first] = await attemptsOf(world.tenant.id, op.id);
       expect(first?.txnStatus).toBe('submitted');
       expect((await linkedTransactions(world, earned.id)).transaction.status).toBe('pending');
 
       // Not stuck yet by the default threshold: only followed.
       await runCron(runEnv);
-      expect(await attemptsOf(op.id)).toHaveLength(1);
+      expect(await attemptsOf(world.tenant.id, op.id)).toHaveLength(1);
 
       await runCron(relayerEnv(relayer.privateKey, { SETTLEMENT_STUCK_SECONDS: '0' }));
-      const [stuck, replacement, ...more] = await attemptsOf(op.id);
+      const [stuck, replacement, ...more] = await attemptsOf(world.tenant.id, op.id);
       expect(more).toEqual([]);
       expect(stuck?.id).toBe(first?.id);
       expect(stuck?.txnStatus).toBe('replaced');
@@ -60,11 +60,11 @@ describe('a stuck transaction', () => {
       await anvilRpc(CHAIN, 'evm_mine', []);
       await runCron(runEnv);
 
-      const [afterStuck, afterReplacement] = await attemptsOf(op.id);
+      const [afterStuck, afterReplacement] = await attemptsOf(world.tenant.id, op.id);
       expect(afterStuck?.txnStatus).toBe('replaced');
       expect(afterStuck?.receiptStatus).toBeNull();
       expect(afterReplacement?.txnStatus).toBe('succeeded');
-      const [settled] = await operationsOf(earned.id);
+      const [settled] = await operationsOf(world.tenant.id, earned.id);
       expect(settled?.status).toBe('succeeded');
       expect(await balanceOf(CHAIN, 'erc20', xpAddress, customer.wallet)).toBe(90n);
       const after = await getCustomer(world, customer.id);
@@ -90,20 +90,20 @@ describe('a stuck transaction', () => {
     try {
       await anvilRpc(CHAIN, 'evm_setAutomine', [false]);
       const earned = await earn(world, customer.id, 15);
-      const [op] = await operationsOf(earned.id);
+      const [op] = await operationsOf(world.tenant.id, earned.id);
       if (!op) throw new Error('no mint operation');
       await deliver(runEnv, [op.id]);
-      const [sent] = await attemptsOf(op.id);
+      const [sent] = await attemptsOf(world.tenant.id, op.id);
       await anvilRpc(CHAIN, 'anvil_dropTransaction', [sent?.txHash]);
 
       await runCron(runEnv);
-      const attempts = await attemptsOf(op.id);
+      const attempts = await attemptsOf(world.tenant.id, op.id);
       expect(attempts).toHaveLength(1);
       expect(attempts[0]?.txHash).toBe(sent?.txHash);
       await anvilRpc(CHAIN, 'evm_mine', []);
       await runCron(runEnv);
 
-      expect((await attemptsOf(op.id))[0]?.txnStatus).toBe('succeeded');
+      expect((await attemptsOf(world.tenant.id, op.id))[0]?.txnStatus).toBe('succeeded');
       expect(await balanceOf(CHAIN, 'erc20', xpAddress, customer.wallet)).toBe(15n);
       expect((await linkedTransactions(world, earned.id)).transaction.status).toBe('completed');
     } finally {

@@ -3,8 +3,9 @@ import { BOOKMARK_FORMAT } from '../../src/domain/shards';
 import { customerSchema } from '../../src/schemas/customer';
 import { pageSchema } from '../../src/lib/paging';
 import { tierRuleSchema } from '../../src/schemas/tier';
-import { call, expectError, expectOk } from '../support/http';
-import { createTenant, createTestApiKey, gatewayCall, portalCall } from '../support/world';
+import { call, callWorker, expectError, expectOk } from '../support/http';
+import { envWithShard, gatewayRequest, portalRequest } from '../support/race';
+import { createTenant, createTestApiKey, gatewayCall, portalCall, shardD1 } from '../support/world';
 import { gatewaySdk, portalSdk } from '../sdk/harness';
 
 /**
@@ -55,6 +56,54 @@ describe('X-D1-Bookmark', () => {
     const portal = await call('GET', `/api/v1/tenant/${tenant.id}/tiers`, { headers: { authorization: `Bearer ${tenant.owner.token}`, ...garbage } });
     expect(expectError(portal, 400, 'BAD_REQUEST', /^The X-D1-Bookmark header/).errors[0]?.path).toBe('X-D1-Bookmark');
     expectError(await call('GET', `/api/v1/tenant/${tenant.id}/tiers`, { headers: garbage }), 401, 'UNAUTHENTICATED');
+  });
+});
+
+/** The Worker's bindings with the tenant's shard noting where each session starts (the real binding underneath, nothing mocked). */
+function sessionStarts(tenantId: string) {
+  const real = shardD1(tenantId);
+  const starts: string[] = [];
+  const noting = new Proxy(real, {
+    get(target, property) {
+      if (property === 'withSession') {
+        return (start: string) => {
+          starts.push(start);
+          return target.withSession(start);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { starts, env: envWithShard(tenantId, noting) };
+}
+
+describe('where a request\'s session starts', () => {
+  it('gateway: always on the primary, a read with a bookmark or none too, so a key revoked a moment ago is refused at every location', async () => {
+    const tenant = await createTenant();
+    const key = await createTestApiKey(tenant.id);
+    const { starts, env } = sessionStarts(tenant.id);
+    const written = await callWorker(await gatewayRequest(key, 'POST', '/api/v1/gateway/customers', { body: { external_id: 'primary' } }), env);
+    const customer = expectOk(written, 201, customerSchema);
+    const path = `/api/v1/gateway/customers/${customer.id}`;
+    expectOk(await callWorker(await gatewayRequest(key, 'GET', path), env), 200, customerSchema);
+    const bookmarked = await gatewayRequest(key, 'GET', path);
+    bookmarked.headers.set('X-D1-Bookmark', written.headers.get(BOOKMARK)!);
+    expectOk(await callWorker(bookmarked, env), 200, customerSchema);
+    expect(starts).toEqual(['first-primary', 'first-primary', 'first-primary']);
+  });
+
+  it('portal: a read on the nearest copy (a replica), a write on the primary, a sent bookmark where it says', async () => {
+    const tenant = await createTenant();
+    const { starts, env } = sessionStarts(tenant.id);
+    const written = await callWorker(portalRequest(tenant.owner, 'POST', `/api/v1/tenant/${tenant.id}/tiers`, { tier_name: 'Gold', min_xp_threshold: 100 }), env);
+    expectOk(written, 201, tierRuleSchema);
+    expectOk(await callWorker(portalRequest(tenant.owner, 'GET', `/api/v1/tenant/${tenant.id}/tiers`), env), 200, pageSchema(tierRuleSchema));
+    const bookmark = written.headers.get(BOOKMARK)!;
+    const bookmarked = portalRequest(tenant.owner, 'GET', `/api/v1/tenant/${tenant.id}/tiers`);
+    bookmarked.headers.set('X-D1-Bookmark', bookmark);
+    expectOk(await callWorker(bookmarked, env), 200, pageSchema(tierRuleSchema));
+    expect(starts).toEqual(['first-primary', 'first-unconstrained', bookmark]);
   });
 });
 

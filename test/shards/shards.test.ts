@@ -18,12 +18,11 @@ import { shardBindings } from '../support/shards';
 import { createPerson, type TestApiKey } from '../support/world';
 
 /**
- * Tenants over two shards (docs/SCALING.md, decision 0109). The rest of the suite pins its tenants
- * to one shard (vitest.config.mts); here the Worker runs unpinned, so placement decides, and every
- * request goes through the whole Worker.
+ * Tenants over two shards (docs/SCALING.md, decision 0109). The whole suite runs its tenants on both
+ * shards (test/support/world.ts places them in turn); here the Worker's own placement decides, and
+ * every request goes through the whole Worker.
  */
-const unpinned = { ...env, PINNED_SHARD: undefined } as Bindings;
-const send = (request: Request, runEnv: Bindings = unpinned) => callWorker(request, runEnv);
+const send = (request: Request, runEnv: Bindings = env) => callWorker(request, runEnv);
 
 type Owner = Awaited<ReturnType<typeof createPerson>>;
 type Placed = { id: string; shard: string; key: TestApiKey };
@@ -31,7 +30,7 @@ type Placed = { id: string; shard: string; key: TestApiKey };
 const shardOf = async (tenantId: string) => (await env.DB.prepare('SELECT shard FROM tenants WHERE id = ?').bind(tenantId).first<{ shard: string }>())?.shard;
 
 /** A tenant made through POST /tenants (placement decides its shard) with an API key made through the portal. */
-async function placedTenant(owner: Owner, runEnv: Bindings = unpinned): Promise<Placed> {
+async function placedTenant(owner: Owner, runEnv: Bindings = env): Promise<Placed> {
   const slug = `shard-${crypto.randomUUID().slice(0, 12)}`;
   const tenant = expectOk(await send(portalRequest(owner, 'POST', '/api/v1/tenants', { name: slug, slug }), runEnv), 201, tenantSchema);
   const created = expectOk(await send(portalRequest(owner, 'POST', `/api/v1/tenant/${tenant.id}/api-keys`, { name: 'shard test' }), runEnv), 201, createdApiKeySchema);
@@ -154,7 +153,7 @@ describe('crons cover every shard', () => {
       expect((await rowsOf(db, tenant.id)).idempotency_records).toBeGreaterThan(0);
     }
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: '0 * * * *', scheduledTime: Date.now() }), unpinned, ctx);
+    await worker.scheduled(createScheduledController({ cron: '0 * * * *', scheduledTime: Date.now() }), env, ctx);
     await waitOnExecutionContext(ctx);
     for (const { tenant, db } of shards) expect((await rowsOf(db, tenant.id)).idempotency_records).toBeUndefined();
   });

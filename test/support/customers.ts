@@ -15,7 +15,7 @@ export async function createCustomerViaApi(key: TestApiKey, body: Record<string,
 
 /** Appends one completed ledger entry through the only balance writer (src/data/ledger.ts). */
 export async function addXp(tenantId: string, userId: string, amount: number, type: TransactionType = 'xp_earn') {
-  await db().batch([...ledgerEntryStatements(db(), { id: newId('itx'), mirrorOperationId: newId('op'), tenantId, userId, type, amount }, new Date().toISOString())]);
+  await db(tenantId).batch([...ledgerEntryStatements(db(tenantId), { id: newId('itx'), mirrorOperationId: newId('op'), tenantId, userId, type, amount }, new Date().toISOString())]);
 }
 
 /** Creates a tier rule through `POST /tenant/{t}/tiers` (201). */

@@ -7,7 +7,8 @@ import { exportJobSchema, type ExportJobView } from '../../src/schemas/export';
 import { runContext } from '../../src/services/context';
 import { runExport, type ExportRunOptions } from '../../src/services/export-jobs';
 import { expectOk } from './http';
-import { db, portalCall, shardRun, TEST_SHARD, type TestMember } from './world';
+import { shardsHolding } from './shards';
+import { portalCall, shardOf, shardRun, type TestMember } from './world';
 
 /** Helpers of test/operations/exports*: request an export, run its message, download and parse the file. */
 
@@ -27,7 +28,8 @@ let messageSeq = 0;
 
 /** Hands the export ids to the Worker's operations consumer, as the Queues runtime would. */
 export async function deliverExports(exportIds: readonly string[]) {
-  const messages = exportIds.map((exportId) => ({ id: `opmsg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { kind: 'export', exportId, shard: TEST_SHARD } satisfies OperationMessage }));
+  const shardOfExport = await shardsHolding('export_jobs', exportIds);
+  const messages = exportIds.map((exportId) => ({ id: `opmsg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { kind: 'export', exportId, shard: shardOfExport(exportId) } satisfies OperationMessage }));
   const batch = createMessageBatch<OperationMessage>('loyalty-operations', messages);
   const ctx = createExecutionContext();
   await worker.queue(batch, env);
@@ -35,14 +37,14 @@ export async function deliverExports(exportIds: readonly string[]) {
 }
 
 /** Runs one export's message through the service with a smaller page or a larger part than in production. */
-export function runExportWith(exportId: string, options: ExportRunOptions) {
-  return runExport(shardRun({ db: db() }), env, { kind: 'export', exportId, shard: TEST_SHARD }, options);
+export function runExportWith(tenantId: string, exportId: string, options: ExportRunOptions) {
+  return runExport(shardRun(tenantId), env, { kind: 'export', exportId, shard: shardOf(tenantId) }, options);
 }
 
 /** Runs the export, then reads the job: completed, with its link. */
 export async function completedExport(member: TestMember, tenantId: string, body: Record<string, unknown>, options?: ExportRunOptions): Promise<ExportJobView> {
   const job = await requestExport(member, tenantId, body);
-  if (options) await runExportWith(job.id, options);
+  if (options) await runExportWith(tenantId, job.id, options);
   else expect((await deliverExports([job.id])).explicitAcks).toHaveLength(1);
   const done = await getExport(member, tenantId, job.id);
   expect(done.status, JSON.stringify(done)).toBe('completed');

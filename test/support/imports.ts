@@ -5,7 +5,7 @@ import type { Bindings, OperationMessage } from '../../src/env';
 import worker from '../../src/index';
 import { importJobSchema, type ImportJobView } from '../../src/schemas/import';
 import { BASE, expectOk, type JsonResponse } from './http';
-import { db, portalCall, TEST_SHARD, type TestMember } from './world';
+import { db, portalCall, shardOf, type TestMember } from './world';
 
 export const importsPath = (tenantId: string, rest = '') => `/api/v1/tenant/${tenantId}/imports${rest}`;
 
@@ -40,9 +40,9 @@ let messageSeq = 0;
 
 /** The chunk messages of a job (the test queue delivers nothing: tests hand them to the consumer). */
 export async function chunkMessages(tenantId: string, importId: string): Promise<OperationMessage[]> {
-  const [job] = await db().select().from(importJobs).where(and(eq(importJobs.id, importId), eq(importJobs.tenantId, tenantId)));
+  const [job] = await db(tenantId).select().from(importJobs).where(and(eq(importJobs.id, importId), eq(importJobs.tenantId, tenantId)));
   if (!job) throw new Error(`no import ${importId}`);
-  return Array.from({ length: job.chunksTotal }, (_, chunk) => ({ kind: 'import_chunk', tenantId, importId, chunk, shard: TEST_SHARD }));
+  return Array.from({ length: job.chunksTotal }, (_, chunk) => ({ kind: 'import_chunk', tenantId, importId, chunk, shard: shardOf(tenantId) }));
 }
 
 /** Hands messages to the Worker's operations consumer, as the Queues runtime would; answers acks and retries. */

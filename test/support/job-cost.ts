@@ -4,7 +4,7 @@ import { createDatabase } from '../../src/db/client';
 import { runContext } from '../../src/services/context';
 import { runLotJobs } from '../../src/services/point-jobs';
 import { countingD1, newCost, type D1Cost } from '../cohorts/counting-d1';
-import { db, shardRun } from './world';
+import { shardD1, shardRun } from './world';
 
 /** Counting what the minute cron's point jobs issue, for the tests that prove them bounded (test/points/*scale*). */
 
@@ -17,9 +17,9 @@ export function expectNoScan(cost: D1Cost, rows: number) {
   expect(heaviest.rowsRead, heaviest.sql.join('\n')).toBeLessThanOrEqual(rows);
 }
 
-/** One run of the point jobs at `at` over a binding that counts what it issues. */
-export async function measuredJobRun(at: Date) {
+/** One run of the point jobs at `at` on the tenant's shard, over a binding that counts what it issues. */
+export async function measuredJobRun(tenantId: string, at: Date) {
   const cost = newCost();
-  const summary = await runLotJobs(shardRun({ db: createDatabase(countingD1(db().$client, cost)), now: () => at }));
+  const summary = await runLotJobs(shardRun(tenantId, { db: createDatabase(countingD1(shardD1(tenantId), cost)), now: () => at }));
   return { summary, cost };
 }

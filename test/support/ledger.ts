@@ -9,7 +9,7 @@ export async function createCustomer(
   options: { status?: CustomerStatus; xp?: number; username?: string | null; email?: string | null; countryCode?: string | null } = {},
 ) {
   const id = newId('cus');
-  await db()
+  await db(tenantId)
     .insert(customers)
     .values({
       id,
@@ -22,9 +22,9 @@ export async function createCustomer(
     });
   if (options.xp) {
     // A seeded balance is backed by a ledger entry, so "ledger sums to balance" holds from the start.
-    await db().batch([
-      db().update(customers).set({ xpBalance: options.xp, lifetimeXp: options.xp }).where(eq(customers.id, id)),
-      db().insert(internalTransactions).values({ id: newId('itx'), tenantId, userId: id, type: 'xp_earn', amount: options.xp, status: 'completed' }),
+    await db(tenantId).batch([
+      db(tenantId).update(customers).set({ xpBalance: options.xp, lifetimeXp: options.xp }).where(eq(customers.id, id)),
+      db(tenantId).insert(internalTransactions).values({ id: newId('itx'), tenantId, userId: id, type: 'xp_earn', amount: options.xp, status: 'completed' }),
     ]);
   }
   return id;
@@ -32,9 +32,9 @@ export async function createCustomer(
 
 /** The customer's stored balances and the sum and count of its completed ledger entries. */
 export async function ledgerState(tenantId: string, userId: string) {
-  const [customer] = await db().select().from(customers).where(and(eq(customers.tenantId, tenantId), eq(customers.id, userId)));
+  const [customer] = await db(tenantId).select().from(customers).where(and(eq(customers.tenantId, tenantId), eq(customers.id, userId)));
   const entries = and(eq(internalTransactions.tenantId, tenantId), eq(internalTransactions.userId, userId), eq(internalTransactions.status, 'completed'));
-  const [ledger] = await db().select({ total: sum(internalTransactions.amount) }).from(internalTransactions).where(entries);
-  const rows = await db().select({ id: internalTransactions.id }).from(internalTransactions).where(entries);
+  const [ledger] = await db(tenantId).select({ total: sum(internalTransactions.amount) }).from(internalTransactions).where(entries);
+  const rows = await db(tenantId).select({ id: internalTransactions.id }).from(internalTransactions).where(entries);
   return { balance: customer?.xpBalance, lifetime: customer?.lifetimeXp, ledgerSum: Number(ledger?.total ?? 0), entries: rows.length };
 }

@@ -83,7 +83,7 @@ export type LotInvariantOptions = {
 
 /** The rows breaking each part of the invariant, by part (empty lists when it holds). */
 export async function lotInvariantViolations(tenantId: string, options: LotInvariantOptions = {}): Promise<Record<string, unknown[]>> {
-  const d1 = options.d1 ?? shardD1();
+  const d1 = options.d1 ?? shardD1(tenantId);
   const unbacked = JSON.stringify(options.unbacked ?? []);
   const names = Object.keys(CHECKS);
   const statements = names.map((name) => {

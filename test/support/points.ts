@@ -5,11 +5,11 @@ import { pageSchema } from '../../src/lib/paging';
 import { internalTransactionSchema, type InternalTransactionView } from '../../src/schemas/internal-transaction';
 import { customerPointsSchema, pointLotSchema } from '../../src/schemas/point-lot';
 import { programSettingsSchema } from '../../src/schemas/program-settings';
-import { runContext } from '../../src/services/context';
-import { runLotJobs } from '../../src/services/point-jobs';
+import { eachShard, runContext } from '../../src/services/context';
+import { runLotJobs, type LotJobSummary } from '../../src/services/point-jobs';
 import { expectOk, type JsonResponse } from './http';
 import { createCustomer } from './ledger';
-import { createTenant, createTestApiKey, db, gatewayCall, portalCall, shardRun, type TestApiKey, type TestTenant } from './world';
+import { createTenant, createTestApiKey, db, gatewayCall, portalCall, type TestApiKey, type TestTenant } from './world';
 
 /** The point lifecycle's test world (CONTRACT.md, Point lifecycle): credits, debits and lots through the HTTP surface, the minute jobs at a chosen instant. */
 
@@ -66,7 +66,7 @@ export async function lotsOf(w: PointsWorld, userId = w.userId) {
 
 /** The lot of a credit as stored (with what the API does not show: `reversed`, `notice_sent_at`, `expired_by`). */
 export async function lotRow(tenantId: string, transactionId: string): Promise<PointLot> {
-  const rows = await db().select().from(pointLots).where(and(eq(pointLots.tenantId, tenantId), eq(pointLots.internalTransactionId, transactionId)));
+  const rows = await db(tenantId).select().from(pointLots).where(and(eq(pointLots.tenantId, tenantId), eq(pointLots.internalTransactionId, transactionId)));
   if (rows.length !== 1) throw new Error(`expected one lot for ${transactionId}, found ${rows.length}`);
   return rows[0]!;
 }
@@ -82,14 +82,24 @@ export async function transactionsOfType(w: PointsWorld, type: string, userId = 
   return expectOk(res, 200, pageSchema(internalTransactionSchema)).items;
 }
 
-/** The minute cron's lot jobs as if they ran at `at` (every tenant of the file's database: assert on your own rows, not the summary). */
-export function runLotJobsAt(at: number | Date) {
+/**
+ * The minute cron's lot jobs as if they ran at `at`: on every shard, as the cron runs them
+ * (`eachShard`), their summaries added up (every tenant of the file: assert on your own rows, not the summary).
+ */
+export async function runLotJobsAt(at: number | Date): Promise<LotJobSummary> {
   const instant = new Date(at);
-  return runLotJobs(shardRun({ db: db(), now: () => instant }));
+  const summaries = await eachShard(runContext(env, { now: () => instant }), runLotJobs);
+  return summaries.reduce((total, summary) => ({
+    activated: total.activated + summary.activated,
+    noticed: total.noticed + summary.noticed,
+    expired: total.expired + summary.expired,
+    reviewed: total.reviewed + summary.reviewed,
+    more: total.more || summary.more,
+  }));
 }
 
 /** The resource ids of the tenant's recorded webhook events of one type (a string: the lifecycle's types may be newer than the enum). */
 export async function recordedEvents(tenantId: string, type: string): Promise<string[]> {
-  const rows = await db().select({ resourceId: webhookEvents.resourceId }).from(webhookEvents).where(and(eq(webhookEvents.tenantId, tenantId), sql`${webhookEvents.type} = ${type}`));
+  const rows = await db(tenantId).select({ resourceId: webhookEvents.resourceId }).from(webhookEvents).where(and(eq(webhookEvents.tenantId, tenantId), sql`${webhookEvents.type} = ${type}`));
   return rows.map((row) => row.resourceId);
 }

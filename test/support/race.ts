@@ -4,13 +4,14 @@ import { newId } from '../../src/lib/ids';
 import { BASE, type JsonResponse } from './http';
 import { signFresh } from './signing';
 import { sessionsThrough } from './sessions';
-import type { TestApiKey } from './world';
-import { TEST_SHARD, shardD1 } from './world';
+import type { Bindings } from '../../src/env';
+import { shardBindings } from './shards';
+import { shardOf, type TestApiKey } from './world';
 
 /**
  * Forces the interleaving a race needs, deterministically and without timers.
  *
- * Every request runs through the whole app (as SELF does) with its own D1 bindings (the test
+ * Every request runs through the whole app (as SELF does) with its own D1 bindings (every
  * shard's and the directory's, gated alike). The first D1 round trip of a request (a batch, or a single statement) whose SQL matches `gate` is held until
  * every request is either held there or already answered; then all held round trips go to D1
  * together. So each request has done all its reads and checks before any of them writes: code that
@@ -34,12 +35,12 @@ export async function race(requests: Request[], gate: RegExp, options: { inOrder
   return { responses: results, held };
 }
 
-/** A request as a task of `raceTasks`: through the whole app (as SELF) over the binding it is given, answered once its waitUntil work is done. */
+/** A request as a task of `raceTasks`: through the whole app (as SELF) with the bindings it is given, answered once its waitUntil work is done. */
 export function requestTask(request: Request, app = createApp()) {
-  return async (d1: D1Database, directory: D1Database = env.DB): Promise<JsonResponse> => {
+  return async (runEnv: Bindings = env): Promise<JsonResponse> => {
     const ctx = createExecutionContext();
     try {
-      const response = await app.fetch(request, { ...env, DB: directory, [TEST_SHARD]: d1 }, ctx);
+      const response = await app.fetch(request, runEnv, ctx);
       const text = await response.text();
       let body: unknown = text;
       try {
@@ -55,11 +56,12 @@ export function requestTask(request: Request, app = createApp()) {
 }
 
 /**
- * `race` for any work that takes D1 bindings (the shard's, then the directory's): a request, or a
- * cron job run with its own context (e.g. the lot jobs racing a reversal). Each task gets its own gated bindings; the
- * gate, `inOrder` and `held` are as in `race` (a task's first matching round trip is held).
+ * `race` for any work that takes the Worker's bindings: a request, or a cron job run with its own
+ * context (e.g. the lot jobs racing a reversal: `shardRun(tenantId, fields, runEnv)`). Each task
+ * gets an env whose directory and shards are gated for it; the gate, `inOrder` and `held` are as
+ * in `race` (a task's first matching round trip is held).
  */
-export async function raceTasks<T>(tasks: ((d1: D1Database, directory: D1Database) => Promise<T>)[], gate: RegExp, options: { inOrder?: boolean } = {}): Promise<{ results: T[]; held: number }> {
+export async function raceTasks<T>(tasks: ((runEnv: Bindings) => Promise<T>)[], gate: RegExp, options: { inOrder?: boolean } = {}): Promise<{ results: T[]; held: number }> {
   let answered = 0;
   let released = false;
   const waiting = new Map<number, { go: () => void; back: Promise<void> }>();
@@ -78,7 +80,7 @@ export async function raceTasks<T>(tasks: ((d1: D1Database, directory: D1Databas
     }
   };
 
-  const run = async (task: (d1: D1Database, directory: D1Database) => Promise<T>, index: number): Promise<T> => {
+  const run = async (task: (runEnv: Bindings) => Promise<T>, index: number): Promise<T> => {
     let reached = false;
     /** Waits for the release; the returned callback reports that the held round trip came back. */
     const atGate = async (): Promise<() => void> => {
@@ -93,7 +95,8 @@ export async function raceTasks<T>(tasks: ((d1: D1Database, directory: D1Databas
       return back;
     };
     try {
-      return await task(gatedD1(shardD1(), gate, atGate), gatedD1(env.DB, gate, atGate));
+      const gated = (d1: D1Database) => gatedD1(d1, gate, atGate);
+      return await task({ ...env, DB: gated(env.DB), ...Object.fromEntries(shardBindings().map(({ name, db }) => [name, gated(db)])) });
     } finally {
       if (!reached) {
         // Done without reaching the gate: it must not keep the others waiting.
@@ -105,6 +108,11 @@ export async function raceTasks<T>(tasks: ((d1: D1Database, directory: D1Databas
 
   const results = await Promise.all(tasks.map(run));
   return { results, held: waiting.size };
+}
+
+/** The Worker's bindings with the tenant's shard replaced by `d1` (an instrumented binding over it). */
+export function envWithShard(tenantId: string, d1: D1Database): Bindings {
+  return { ...env, [shardOf(tenantId)]: d1 };
 }
 
 /**

@@ -14,7 +14,7 @@ export async function customerWithXp(tenantId: string, xp: number, options: Para
 
 /** A reward inserted through the data layer (active, 100 XP, unlimited stock unless overridden). */
 export async function insertReward(tenantId: string, values: Partial<typeof rewards.$inferInsert> = {}): Promise<Reward> {
-  const [row] = await db()
+  const [row] = await db(tenantId)
     .insert(rewards)
     .values({ id: newId('rwd'), tenantId, title: `Reward ${newId('t').slice(-6)}`, xpCost: 100, status: 'active', ...values })
     .returning();
@@ -25,7 +25,7 @@ export async function insertReward(tenantId: string, values: Partial<typeof rewa
 /** A tier rule inserted through the data layer (rewards' tier gates, cohorts' tier predicates, redemption guards). */
 export async function insertTier(tenantId: string, tierName: string, minXpThreshold: number): Promise<string> {
   const id = newId('tier');
-  await db().insert(tierRules).values({ id, tenantId, tierName, minXpThreshold });
+  await db(tenantId).insert(tierRules).values({ id, tenantId, tierName, minXpThreshold });
   return id;
 }
 
@@ -38,7 +38,7 @@ export function randomAddress(): `0x${string}` {
 /** An erc721 asset row of the tenant, on its own contract address unless one is given (a contract belongs to one tenant). */
 export async function insertAsset(tenantId: string, assetAddress: string = randomAddress()): Promise<string> {
   const id = newId('ast');
-  await db().insert(onchainAssets).values({
+  await db(tenantId).insert(onchainAssets).values({
     id,
     tenantId,
     key: `nft-${id.slice(-6)}`,
@@ -52,8 +52,8 @@ export async function insertAsset(tenantId: string, assetAddress: string = rando
   return id;
 }
 
-export async function rewardStock(rewardId: string): Promise<number | null | undefined> {
-  const [row] = await db().select({ stock: rewards.stock }).from(rewards).where(eq(rewards.id, rewardId));
+export async function rewardStock(tenantId: string, rewardId: string): Promise<number | null | undefined> {
+  const [row] = await db(tenantId).select({ stock: rewards.stock }).from(rewards).where(eq(rewards.id, rewardId));
   return row?.stock;
 }
 

@@ -24,7 +24,7 @@ export async function insertCustomer(tenantId: string, fixture: CustomerFixture 
   const id = await createCustomer(tenantId, { status: fixture.status, countryCode: fixture.countryCode, username: null, email: null });
   const xpBalance = fixture.xpBalance ?? 0;
   const lifetimeXp = fixture.lifetimeXp ?? xpBalance;
-  if (xpBalance !== 0 || lifetimeXp !== 0) await db().update(customers).set({ xpBalance, lifetimeXp }).where(eq(customers.id, id));
+  if (xpBalance !== 0 || lifetimeXp !== 0) await db(tenantId).update(customers).set({ xpBalance, lifetimeXp }).where(eq(customers.id, id));
   return id;
 }
 

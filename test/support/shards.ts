@@ -25,6 +25,23 @@ export async function tenantShard(tenantId: string): Promise<{ name: string; db:
   return shard;
 }
 
+/**
+ * The shard holding each of `ids` in `table`, as a producer knows it from its tenant's context: a
+ * test's queue message names it as the producer's would. An id in no shard (a test's unknown id)
+ * gets the first shard's name.
+ */
+export async function shardsHolding(table: string, ids: readonly string[]): Promise<(id: string) => string> {
+  const shards = shardBindings();
+  const found = await Promise.all(
+    shards.map(async ({ name, db }) => {
+      const { results } = await db.prepare(`SELECT id FROM "${table}" WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(ids)).all<{ id: string }>();
+      return results.map(({ id }): [string, string] => [id, name]);
+    }),
+  );
+  const holding = new Map(found.flat());
+  return (id) => holding.get(id) ?? shards[0]?.name ?? 'SHARD_0';
+}
+
 function isD1Database(value: unknown): value is D1Database {
   return typeof value === 'object' && value !== null && typeof (value as D1Database).prepare === 'function' && typeof (value as D1Database).batch === 'function';
 }

@@ -9,7 +9,8 @@ import { newId } from '../../src/lib/ids';
 import { webhookEndpointWithSecretSchema, type WebhookEndpointView } from '../../src/schemas/webhook';
 import { webhookEventSchema } from '../../src/schemas/webhook-event';
 import { expectOk } from './http';
-import { db, portalCall, TEST_SHARD, type TestMember } from './world';
+import { shardsHolding } from './shards';
+import { db, portalCall, type TestMember } from './world';
 
 /** A request as the receiver (test/support/webhook-receiver.ts) recorded it. */
 export type ReceivedWebhook = { path: string; headers: Record<string, string>; body: string };
@@ -37,7 +38,8 @@ let messageSeq = 0;
 
 /** Hands delivery ids to the Worker's webhook consumer, as the Queues runtime would. */
 export async function deliverWebhooks(deliveryIds: readonly string[], runEnv: Bindings = env) {
-  const messages = deliveryIds.map((deliveryId) => ({ id: `whmsg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { deliveryId, shard: TEST_SHARD } satisfies WebhookMessage }));
+  const shardOf = await shardsHolding('webhook_deliveries', deliveryIds);
+  const messages = deliveryIds.map((deliveryId) => ({ id: `whmsg-${(messageSeq += 1)}`, timestamp: new Date(), attempts: 1, body: { deliveryId, shard: shardOf(deliveryId) } satisfies WebhookMessage }));
   const batch = createMessageBatch<WebhookMessage>('loyalty-webhooks', messages);
   const ctx = createExecutionContext();
   await worker.queue(batch, runEnv);
@@ -45,7 +47,7 @@ export async function deliverWebhooks(deliveryIds: readonly string[], runEnv: Bi
 }
 
 export async function deliveriesOf(tenantId: string, endpointId?: string) {
-  return db()
+  return db(tenantId)
     .select()
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.tenantId, tenantId), endpointId === undefined ? undefined : eq(webhookDeliveries.endpointId, endpointId)))
@@ -53,7 +55,7 @@ export async function deliveriesOf(tenantId: string, endpointId?: string) {
 }
 
 export async function eventsOf(tenantId: string) {
-  return db().select().from(webhookEvents).where(eq(webhookEvents.tenantId, tenantId)).orderBy(webhookEvents.createdAt);
+  return db(tenantId).select().from(webhookEvents).where(eq(webhookEvents.tenantId, tenantId)).orderBy(webhookEvents.createdAt);
 }
 
 /** Sends every pending delivery of the tenant once (each is due at once when recorded). */

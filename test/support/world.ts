@@ -2,41 +2,75 @@ import type { Bindings } from '../../src/env';
 import { env } from 'cloudflare:test';
 import { createDatabase } from '../../src/db/client';
 import { accounts, apiKeyDirectory, directoryTenants, memberships, tenants, type Role } from '../../src/db/schema';
-import { shardsOf } from '../../src/data/shards';
+import { shardsOf, type Shard } from '../../src/data/shards';
 import type { ShardName } from '../../src/domain/shards';
 import { newId } from '../../src/lib/ids';
 import { createApiKey } from '../../src/services/api-keys';
 import { forTenant, onShard, runContext, type ServiceContext } from '../../src/services/context';
 import { call } from './http';
+import { shardBindings, tenantShard } from './shards';
 import { signFresh } from './signing';
 import { newIdentity, portalToken } from './tokens';
 
 /**
- * The shard every test tenant lives in: the Worker under test pins new tenants to it (PINNED_SHARD
- * in vitest.config.mts), but in test/shards, which places them on both.
+ * Where test tenants live. The Worker under test runs unpinned (as in production: a tenant made
+ * through POST /tenants goes to the shard with the fewest tenants). `createTenant` below places
+ * its tenants in turn, starting with the last shard: two tenants of a test are on two shards, so
+ * every cross-tenant test crosses shards, and a file's first tenant is not on the shard a message
+ * naming none falls back to (src/services/context.ts `onMessageShard`).
  */
-export const TEST_SHARD = env.PINNED_SHARD as ShardName;
-const [testShard] = shardsOf(env, [TEST_SHARD]);
+const testShards = shardsOf(env, shardBindings().map(({ name }) => name as ShardName));
+const placed = new Map<string, ShardName>();
+let placements = 0;
 
-/** The test tenants' shard database (its binding, and a Drizzle client over it): their customers, ledger, rules... */
-export const shardD1 = () => testShardBinding().d1;
-export const db = () => createDatabase(shardD1());
+function nextShard(): ShardName {
+  const shard = testShards[testShards.length - 1 - (placements % testShards.length)];
+  placements += 1;
+  if (!shard) throw new Error('SHARDS names no shard');
+  return shard.name;
+}
+
+/** The shard of a tenant this file made (`createTenant`, or `learnTenant` for one made through the API). */
+export function shardOf(tenantId: string): ShardName {
+  const name = placed.get(tenantId);
+  if (name === undefined) throw new Error(`tenant ${tenantId} was not made by createTenant: await learnTenant(id) after making it through the API`);
+  return name;
+}
+
+/** Reads the shard of a tenant made through the API (placement chose it) from the directory, so `db(tenantId)` finds it. */
+export async function learnTenant(tenantId: string): Promise<ShardName> {
+  const { name } = await tenantShard(tenantId);
+  placed.set(tenantId, name as ShardName);
+  return name as ShardName;
+}
+
+function bindingOf(name: ShardName): Shard {
+  const shard = testShards.find((candidate) => candidate.name === name);
+  if (!shard) throw new Error(`${name} is not bound`);
+  return shard;
+}
+
+/** The tenant's shard database (its binding, and a Drizzle client over it): its customers, ledger, rules... */
+export const shardD1 = (tenantId: string) => bindingOf(shardOf(tenantId)).d1;
+export const db = (tenantId: string) => createDatabase(shardD1(tenantId));
+/** Every shard, in SHARDS's order: for what a test checks across all of them. */
+export const everyShard = (): readonly Shard[] => testShards;
 /** The directory database: accounts, tenants and their shards, memberships, the relayer's nonces. */
 export const directory = () => createDatabase(env.DB);
 
-/** A services context for `tenantId` on the test shard, as a request's (src/services/context.ts); `fields` replace its clock, onchain context, ... */
+/** A services context for `tenantId` on its shard, as a request's (src/services/context.ts); `fields` replace its clock, onchain context, ... */
 export function services(tenantId: string, fields: Partial<ServiceContext> = {}): ServiceContext {
-  return { ...forTenant(shardRun(), tenantId), ...fields };
+  return { ...forTenant(shardRun(tenantId), tenantId), ...fields };
 }
 
-/** A run on the test shard (a cron job's or a queue consumer's context); `fields` replace its clock, ... */
-export function shardRun(fields: Partial<ServiceContext> = {}, runEnv: Bindings = env) {
-  return { ...onShard(runContext(runEnv), testShardBinding()), ...fields };
-}
-
-function testShardBinding() {
-  if (!testShard) throw new Error(`${TEST_SHARD} is not bound`);
-  return testShard;
+/**
+ * A run on the tenant's shard (a cron job's or a queue consumer's context), with that shard's
+ * binding taken from `runEnv` (so a gated or counting env reaches it); `fields` replace its clock, ...
+ */
+export function shardRun(tenantId: string, fields: Partial<ServiceContext> = {}, runEnv: Bindings = env) {
+  const [shard] = shardsOf(runEnv, [shardOf(tenantId)]);
+  if (!shard) throw new Error(`${shardOf(tenantId)} is not bound`);
+  return { ...onShard(runContext(runEnv), shard), ...fields };
 }
 
 export type TestMember = { accountId: string; sub: string; email: string; token: string; role: Role };
@@ -51,21 +85,46 @@ export async function createPerson(label = 'person'): Promise<Omit<TestMember, '
   return { accountId, sub: identity.sub, email: identity.email, token };
 }
 
-/** A fresh tenant whose owner is a `super_admin` with a valid portal token. */
+/** A fresh tenant whose owner is a `super_admin` with a valid portal token, on the next shard in turn. */
 export async function createTenant(label = 'tenant'): Promise<TestTenant> {
+  return placedTenant(label, nextShard());
+}
+
+async function placedTenant(label: string, shard: ShardName): Promise<TestTenant> {
   const id = newId('ten');
   const slug = `${label}-${id.slice(-10)}`;
-  await db().insert(tenants).values({ id, name: `Tenant ${slug}`, slug });
-  await directory().insert(directoryTenants).values({ id, name: `Tenant ${slug}`, slug, shard: TEST_SHARD });
+  placed.set(id, shard);
+  await db(id).insert(tenants).values({ id, name: `Tenant ${slug}`, slug });
+  await directory().insert(directoryTenants).values({ id, name: `Tenant ${slug}`, slug, shard });
   const owner = await addMember(id, 'super_admin');
   return { id, name: `Tenant ${slug}`, slug, owner };
+}
+
+/**
+ * Another tenant on the same shard as `tenantId` (its turn not taken). A test proving that another
+ * tenant's rows do not leak into a query needs them beside the tenant's: on another shard the
+ * query never sees them, and its tenant filter would go untested.
+ */
+export async function createTenantBeside(tenantId: string, label = 'tenant'): Promise<TestTenant> {
+  return placedTenant(label, shardOf(tenantId));
+}
+
+/**
+ * Two other tenants to try a cross-tenant rule with: one on another shard, one beside `tenantId` on
+ * its shard. Across shards the rule must hold however the request is routed; on the same shard
+ * only the query's tenant filter keeps the other tenant's rows out, so a test needs both.
+ */
+export async function otherTenants(tenantId: string, label = 'other'): Promise<[elsewhere: TestTenant, beside: TestTenant]> {
+  const elsewhere = testShards.find((shard) => shard.name !== shardOf(tenantId));
+  if (!elsewhere) throw new Error('the suite needs two shards (SHARDS)');
+  return [await placedTenant(label, elsewhere.name), await createTenantBeside(tenantId, label)];
 }
 
 /** Adds a new person to the tenant with the given role. */
 export async function addMember(tenantId: string, role: Role): Promise<TestMember> {
   const person = await createPerson(role);
   const membership = { id: newId('mem'), tenantId, accountId: person.accountId, email: person.email, role, status: 'active' } as const;
-  await Promise.all([directory().insert(memberships).values(membership), db().insert(memberships).values(membership)]);
+  await Promise.all([directory().insert(memberships).values(membership), db(tenantId).insert(memberships).values(membership)]);
   return { ...person, role };
 }
 

@@ -3,13 +3,14 @@ import { pageSchema } from '../../src/lib/paging';
 import { tierRuleSchema } from '../../src/schemas/tier';
 import { createTierViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
-import { createTenant, createTestApiKey, gatewayCall } from '../support/world';
+import { createTenant, createTenantBeside, createTestApiKey, gatewayCall } from '../support/world';
 
 const PATH = '/api/v1/gateway/tiers';
 const tierPage = pageSchema(tierRuleSchema);
 
-async function world() {
-  const tenant = await createTenant();
+/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
+async function world(beside?: string) {
+  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
   const key = await createTestApiKey(tenant.id);
   const bronze = await createTierViaApi(tenant.owner, tenant.id, 'Bronze', 0);
   const gold = await createTierViaApi(tenant.owner, tenant.id, 'Gold', 1000);
@@ -20,7 +21,7 @@ async function world() {
 describe('GET /gateway/tiers', () => {
   it("lists the key's tenant's tiers lowest threshold first, never another tenant's", async () => {
     const { tenant, key, bronze, silver, gold } = await world();
-    await world();
+    await world(tenant.id);
     const page = expectOk(await gatewayCall(key, 'GET', PATH), 200, tierPage);
     expect(page.items.map((tier) => tier.id)).toEqual([bronze.id, silver.id, gold.id]);
     expect(page.items[2]).toEqual(gold);

@@ -7,7 +7,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { tierRuleSchema } from '../../src/schemas/tier';
 import { createTierViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
-import { addMember, createPerson, createTenant, db, portalCall } from '../support/world';
+import { addMember, createPerson, createTenant, createTenantBeside, db, portalCall } from '../support/world';
 
 const tierPage = pageSchema(tierRuleSchema);
 const gold = { tier_name: 'Gold', min_xp_threshold: 1000, benefits_description: 'Free shipping', color: '#FFD700', icon: 'https://cdn.example.com/tiers/gold.svg' };
@@ -36,7 +36,8 @@ describe('POST /tenant/{t}/tiers', () => {
 
   it('refuses a tier_name the tenant already has (409), but another tenant may use it', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
+    // On the tenant's shard: the uniqueness is per tenant, not per database.
+    const other = await createTenantBeside(tenant.id);
     await createTierViaApi(tenant.owner, tenant.id, 'Gold', 100);
     const error = expectError(await portalCall(tenant.owner, 'POST', base(tenant.id), gold), 409, 'CONFLICT', 'A tier named "Gold" already exists');
     expect(error.errors[0]?.path).toBe('tier_name');
@@ -94,7 +95,7 @@ describe('GET /tenant/{t}/tiers', () => {
 
   it('filters by exact, case-sensitive tier_name, as the gateway does; never another tenant\'s tier of that name', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
+    const other = await createTenantBeside(tenant.id);
     await createTierViaApi(other.owner, other.id, 'Silver', 1);
     const silver = await createTierViaApi(tenant.owner, tenant.id, 'Silver', 250);
     await createTierViaApi(tenant.owner, tenant.id, 'Silver Plus', 300);
@@ -171,11 +172,11 @@ describe('DELETE /tenant/{t}/tiers/{tierId}', () => {
     const tenant = await createTenant();
     const tier = await createTierViaApi(tenant.owner, tenant.id, 'VIP', 500);
     const rewardId = newId('rwd');
-    await db().insert(rewards).values({ id: rewardId, tenantId: tenant.id, title: 'Lounge access', xpCost: 100, minTierId: tier.id });
+    await db(tenant.id).insert(rewards).values({ id: rewardId, tenantId: tenant.id, title: 'Lounge access', xpCost: 100, minTierId: tier.id });
     const path = `${base(tenant.id)}/${tier.id}`;
     expectError(await portalCall(tenant.owner, 'DELETE', path), 409, 'CONFLICT', /minimum tier of 1 reward/);
     expect(expectOk(await portalCall(tenant.owner, 'GET', base(tenant.id)), 200, tierPage).total_count).toBe(1);
-    await db().delete(rewards).where(eq(rewards.id, rewardId));
+    await db(tenant.id).delete(rewards).where(eq(rewards.id, rewardId));
     expectOk(await portalCall(tenant.owner, 'DELETE', path), 200, successFlagSchema);
   });
 

@@ -19,7 +19,7 @@ async function seed(tenantId: string, userId: string, rows: { type: TransactionT
     const at = new Date(base + i * 60_000).toISOString();
     return { id, tenantId, userId, type: row.type, amount: row.amount, status: row.status ?? 'completed', createdAt: at, updatedAt: at };
   });
-  await db().insert(internalTransactions).values(values);
+  await db(tenantId).insert(internalTransactions).values(values);
   return ids;
 }
 

@@ -36,8 +36,8 @@ async function deliveryLog(tenant: TestTenant, endpointId: string) {
 }
 
 /** Makes a delivery due now (its schedule said later): the state a later cron run would find. */
-async function makeDue(deliveryId: string) {
-  await db().update(webhookDeliveries).set({ nextAttemptAt: secondsAgo(1) }).where(eq(webhookDeliveries.id, deliveryId));
+async function makeDue(tenantId: string, deliveryId: string) {
+  await db(tenantId).update(webhookDeliveries).set({ nextAttemptAt: secondsAgo(1) }).where(eq(webhookDeliveries.id, deliveryId));
 }
 
 describe('webhook delivery', () => {
@@ -62,7 +62,7 @@ describe('webhook delivery', () => {
     expect(await received(inbox.name)).toHaveLength(1);
 
     for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt += 1) {
-      await makeDue(delivery.id);
+      await makeDue(tenant.id, delivery.id);
       await deliverWebhooks([delivery.id]);
     }
     [row] = await deliveriesOf(tenant.id);
@@ -92,8 +92,8 @@ describe('webhook delivery', () => {
     const logged = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level));
     try {
       await deliverWebhooks([delivery.id]);
-      await db().update(webhookEndpoints).set({ failingSince: secondsAgo(3 * 24 * 3600 + 5) }).where(eq(webhookEndpoints.id, endpoint.id));
-      await makeDue(delivery.id);
+      await db(tenant.id).update(webhookEndpoints).set({ failingSince: secondsAgo(3 * 24 * 3600 + 5) }).where(eq(webhookEndpoints.id, endpoint.id));
+      await makeDue(tenant.id, delivery.id);
       await deliverWebhooks([delivery.id]); // the second failure disables the endpoint, naming the last one
     } finally {
       for (const spy of logged) spy.mockRestore();
@@ -118,7 +118,7 @@ describe('webhook delivery', () => {
   it('three days of failures disable the endpoint with the reason, and its pending deliveries are given up', async () => {
     const { tenant, key, endpoint, delivery } = await oneEvent('status=500');
     await createCustomerViaApi(key); // a second pending delivery
-    await db().update(webhookEndpoints).set({ failingSince: secondsAgo(3 * 24 * 3600 + 5) }).where(eq(webhookEndpoints.id, endpoint.id));
+    await db(tenant.id).update(webhookEndpoints).set({ failingSince: secondsAgo(3 * 24 * 3600 + 5) }).where(eq(webhookEndpoints.id, endpoint.id));
     await deliverWebhooks([delivery.id]);
 
     const got = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id, `/${endpoint.id}`)), 200, webhookEndpointSchema);
@@ -136,23 +136,23 @@ describe('webhook delivery', () => {
 
   it('a success ends the failure streak', async () => {
     const { tenant, endpoint, delivery } = await oneEvent();
-    await db().update(webhookEndpoints).set({ failingSince: secondsAgo(3600) }).where(eq(webhookEndpoints.id, endpoint.id));
+    await db(tenant.id).update(webhookEndpoints).set({ failingSince: secondsAgo(3600) }).where(eq(webhookEndpoints.id, endpoint.id));
     await deliverWebhooks([delivery.id]);
     const got = expectOk(await portalCall(tenant.owner, 'GET', path(tenant.id, `/${endpoint.id}`)), 200, webhookEndpointSchema);
     expect(got).toMatchObject({ status: 'enabled', failing_since: null });
   });
 
   it("the three days are the service's clock: the streak starts at its first failure's time, and the endpoint is disabled three days after that", async () => {
-    const { endpoint, delivery } = await oneEvent('status=500');
+    const { tenant, endpoint, delivery } = await oneEvent('status=500');
     const config = configOf({ ...env });
     if (!config.ok) throw new Error('the test environment is misconfigured');
     // A time no test reaches by accident: a stamp equal to it came from the service's clock.
     const start = new Date('2031-05-04T03:02:01.123Z');
     const attemptAt = async (offsetMs: number) => {
       const now = new Date(start.getTime() + offsetMs);
-      await db().update(webhookDeliveries).set({ nextAttemptAt: now.toISOString() }).where(eq(webhookDeliveries.id, delivery.id));
-      await attemptDelivery(shardRun({ db: db(), now: () => now }), delivery.id, webhookSettings(config.config));
-      const [row] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+      await db(tenant.id).update(webhookDeliveries).set({ nextAttemptAt: now.toISOString() }).where(eq(webhookDeliveries.id, delivery.id));
+      await attemptDelivery(shardRun(tenant.id, { now: () => now }), delivery.id, webhookSettings(config.config));
+      const [row] = await db(tenant.id).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
       return row!;
     };
     expect(await attemptAt(0)).toMatchObject({ status: 'enabled', failingSince: start.toISOString() });
@@ -202,7 +202,7 @@ describe('webhook delivery', () => {
     expect(claimed!.enqueuedAt).not.toBeNull();
     await runCron(env);
     expect((await deliveriesOf(tenant.id))[0]!.enqueuedAt).toBe(claimed!.enqueuedAt);
-    await db().update(webhookDeliveries).set({ enqueuedAt: secondsAgo(11 * 60) }).where(eq(webhookDeliveries.id, delivery.id));
+    await db(tenant.id).update(webhookDeliveries).set({ enqueuedAt: secondsAgo(11 * 60) }).where(eq(webhookDeliveries.id, delivery.id));
     await runCron(env);
     expect(Date.parse((await deliveriesOf(tenant.id))[0]!.enqueuedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });

@@ -94,8 +94,8 @@ describe('webhook events', () => {
     const inbox = newInbox();
     const endpoint = await createEndpoint(tenant.owner, tenant.id, inbox.url, ['onchain.transaction.succeeded', 'onchain.transaction.failed']);
     const id = newId('btx');
-    await db().insert(blockchainTransactions).values({ id, tenantId: tenant.id, chainId: 31337, txnStatus: 'submitted', txHash: `0x${'ab'.repeat(32)}` });
-    await db().update(blockchainTransactions).set({ txnStatus: 'succeeded' }).where(eq(blockchainTransactions.id, id));
+    await db(tenant.id).insert(blockchainTransactions).values({ id, tenantId: tenant.id, chainId: 31337, txnStatus: 'submitted', txHash: `0x${'ab'.repeat(32)}` });
+    await db(tenant.id).update(blockchainTransactions).set({ txnStatus: 'succeeded' }).where(eq(blockchainTransactions.id, id));
     await deliverPending(tenant.id);
 
     const [body] = (await received(inbox.name)).map((request) => verifiedEvent(request, endpoint.secret));

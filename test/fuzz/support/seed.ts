@@ -7,7 +7,7 @@ import { createCustomer } from '../../support/ledger';
 import { customerWithXp, insertReward, insertTier, redeem } from '../../support/rewards';
 import { createCohort, defineAttribute, rulesOf, setValues } from '../../support/segments';
 import { portalToken } from '../../support/tokens';
-import { addMember, createTenant, createTestApiKey, gatewayCall, type TestTenant } from '../../support/world';
+import { addMember, createTenant, createTenantBeside, createTestApiKey, gatewayCall, type TestTenant } from '../../support/world';
 import { insertAssetRow } from '../../onchain-assets/helpers';
 import type { Hints } from './arbitraries';
 import type { Operation } from './document';
@@ -28,8 +28,9 @@ export type FuzzWorld = Credentials & {
 
 const oneOf = (values: readonly string[]) => fc.constantFrom(...values);
 
-async function seedForeign() {
-  const foreign = await createTenant('foreign');
+/** Another tenant's rows, on the fuzzed tenant's shard: only the routes' tenant filters keep them out of reach. */
+async function seedForeign(tenantId: string) {
+  const foreign = await createTenantBeside(tenantId, 'foreign');
   return {
     tenantId: foreign.id,
     customer: await createCustomer(foreign.id),
@@ -80,7 +81,7 @@ export async function seedWorld(): Promise<FuzzWorld> {
   ];
   const earned = await gatewayCall(key, 'POST', '/api/v1/gateway/xp', { body: { user_id: second, type: 'xp_bonus', amount: '25', notes: 'seed' } });
   const transactions = [expectOk(earned, 201, internalTransactionSchema).id];
-  const foreign = await seedForeign();
+  const foreign = await seedForeign(tenant.id);
 
   const customerIds = [...customers.ids, foreign.customer];
   const tierIds = [...tiers.map((t) => t.id), foreign.tier];

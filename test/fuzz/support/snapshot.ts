@@ -3,12 +3,12 @@ import { getTableColumns, getTableName, is } from 'drizzle-orm';
 import { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import * as directorySchema from '../../../src/db/schema/directory';
 import * as shardSchema from '../../../src/db/schema/shard';
-import { shardD1 } from '../../support/world';
+import { everyShard } from '../../support/world';
 
 /**
  * The stored state of one tenant, to prove a refused write stored nothing. Every table with a
- * tenant column, in its shard and in the directory, is read whole (the world is small), plus the
- * global tenant and membership counts of both (`POST /tenants`). Left out, because they are written for refused requests by design: the
+ * tenant column, in every shard and in the directory, is read whole (the world is small), plus the
+ * global tenant and membership counts of each (`POST /tenants`). Left out, because they are written for refused requests by design: the
  * idempotency outcomes (a 404/409 is replayed like a success) and the single-use signature
  * records; and `last_used_at`, which gateway auth refreshes in the background.
  */
@@ -40,12 +40,13 @@ async function tablesOf(d1: D1Database, database: string, tables: readonly strin
   });
 }
 
+/** Every shard is read, not only the tenant's: a write that went to another shard is a write too. */
 export async function snapshot(tenantId: string): Promise<Snapshot> {
-  const [shard, directory] = await Promise.all([
-    tablesOf(shardD1(), 'shard', tenantTablesOf(shardSchema), tenantId),
+  const [directory, ...shards] = await Promise.all([
     tablesOf(env.DB, 'directory', tenantTablesOf(directorySchema), tenantId),
+    ...everyShard().map(({ name, d1 }) => tablesOf(d1, name, tenantTablesOf(shardSchema), tenantId)),
   ]);
-  return new Map([...shard, ...directory]);
+  return new Map([...shards.flat(), ...directory]);
 }
 
 /** Tables whose content differs between the two snapshots. */
