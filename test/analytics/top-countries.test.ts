@@ -3,7 +3,7 @@ import { customers, type CustomerStatus } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { topCountriesSchema } from '../../src/schemas/analytics';
 import { expectError, expectOk } from '../support/http';
-import { addMember, createTenant, createTenantBeside, db, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, db, otherTenants, portalCall, type TestMember } from '../support/world';
 
 /**
  * Known dataset: DE 3 active fans (one reinstated), NL 3, FR 1, one active fan without a country;
@@ -27,9 +27,10 @@ async function dataset() {
     row(tenant.id, 'DE', 'pending', '2026-01-04T08:00:00.000Z'),
     row(tenant.id, null, 'active', '2026-01-07T08:00:00.000Z'),
   ]);
-  // On the tenant's shard: only the query's tenant filter keeps its fans out.
-  const other = await createTenantBeside(tenant.id);
-  await db(other.id).insert(customers).values([row(other.id, 'FR', 'active', '2026-01-03T08:00:00.000Z'), row(other.id, 'FR', 'active', '2026-01-03T08:00:00.000Z')]);
+  // Other tenants' fans on another shard and on the tenant's (there only the query's tenant filter keeps them out).
+  for (const other of await otherTenants(tenant.id)) {
+    await db(other.id).insert(customers).values([row(other.id, 'FR', 'active', '2026-01-03T08:00:00.000Z'), row(other.id, 'FR', 'active', '2026-01-03T08:00:00.000Z')]);
+  }
   return { tenant };
 }
 
@@ -90,9 +91,10 @@ describe('GET /tenant/{t}/analytics/top-countries', () => {
     expectError(await portalCall(tenant.owner, 'GET', `/api/v1/tenant/${tenant.id}/analytics/top-countries${query}`), 422, 'VALIDATION_FAILED');
   });
 
-  it('answers 404 to a member of another tenant', async () => {
+  it('answers 404 to a member of another tenant (on another shard and on the same one)', async () => {
     const { tenant } = await dataset();
-    const outsider = (await createTenant()).owner;
-    expectError(await portalCall(outsider, 'GET', `/api/v1/tenant/${tenant.id}/analytics/top-countries`), 404, 'NOT_FOUND');
+    for (const { owner: outsider } of await otherTenants(tenant.id)) {
+      expectError(await portalCall(outsider, 'GET', `/api/v1/tenant/${tenant.id}/analytics/top-countries`), 404, 'NOT_FOUND');
+    }
   });
 });

@@ -6,7 +6,7 @@ import { topRewardsSchema } from '../../src/schemas/analytics';
 import { createCustomer } from '../support/ledger';
 import { expectError, expectOk } from '../support/http';
 import { insertReward } from '../support/rewards';
-import { addMember, createTenant, createTenantBeside, db, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, db, otherTenants, portalCall, type TestMember } from '../support/world';
 
 /**
  * Known dataset: Alpha 2 counted (one pending), Bravo 2, Charlie 1 counted plus one canceled and one
@@ -27,10 +27,11 @@ async function dataset() {
     row(charlie.id, 'canceled', '2026-01-12T08:00:00.000Z'),
     row(charlie.id, 'failed', '2026-01-13T08:00:00.000Z'),
   ]);
-  // On the tenant's shard: only the query's tenant filter keeps its redemption out.
-  const other = await createTenantBeside(tenant.id);
-  const otherUser = await createCustomer(other.id);
-  await db(other.id).insert(redemptions).values({ id: newId('red'), tenantId: other.id, userId: otherUser, rewardId: (await insertReward(other.id, { title: 'Alpha' })).id, status: 'completed', xpSpent: 1 });
+  // Other tenants' redemptions on another shard and on the tenant's (there only the query's tenant filter keeps them out).
+  for (const other of await otherTenants(tenant.id)) {
+    const otherUser = await createCustomer(other.id);
+    await db(other.id).insert(redemptions).values({ id: newId('red'), tenantId: other.id, userId: otherUser, rewardId: (await insertReward(other.id, { title: 'Alpha' })).id, status: 'completed', xpSpent: 1 });
+  }
   return { tenant, alpha, bravo, charlie };
 }
 
@@ -102,10 +103,11 @@ describe('GET /tenant/{t}/analytics/top-rewards', () => {
     expect(body.errors).toEqual([{ path: 'to', message: 'Must not be before from' }]);
   });
 
-  it('answers 404 to a member of another tenant', async () => {
+  it('answers 404 to a member of another tenant (on another shard and on the same one)', async () => {
     const { tenant } = await dataset();
-    const outsider = (await createTenant()).owner;
-    expectError(await portalCall(outsider, 'GET', `/api/v1/tenant/${tenant.id}/analytics/top-rewards`), 404, 'NOT_FOUND');
+    for (const { owner: outsider } of await otherTenants(tenant.id)) {
+      expectError(await portalCall(outsider, 'GET', `/api/v1/tenant/${tenant.id}/analytics/top-rewards`), 404, 'NOT_FOUND');
+    }
   });
 });
 

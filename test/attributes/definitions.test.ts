@@ -5,7 +5,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { attributeCreatedSchema, attributeDefinitionSchema, attributeValueEntrySchema } from '../../src/schemas/attribute';
 import { expectError, expectOk } from '../support/http';
 import { createCohort, defineAttribute, insertCustomer, rulesOf, setValues, tenantPath } from '../support/segments';
-import { addMember, createTenant, createTenantBeside, portalCall } from '../support/world';
+import { addMember, createTenant, otherTenants, portalCall } from '../support/world';
 
 const createPath = (tenantId: string) => tenantPath(tenantId, '/attributes');
 
@@ -51,12 +51,11 @@ describe('POST /tenant/{t}/attributes', () => {
     expectError(await portalCall(tenant.owner, 'POST', createPath(tenant.id), { key: 'Favorite Color', type: 'string' }), 409, 'CONFLICT');
   });
 
-  it('lets two tenants define the same key', async () => {
+  it('lets two tenants define the same key (on another shard and on the same one)', async () => {
     const a = await createTenant();
-    // On a's shard: the uniqueness is per tenant, not per database.
-    const b = await createTenantBeside(a.id);
     await defineAttribute(a.owner, a.id, 'tier_hint', 'string');
-    await defineAttribute(b.owner, b.id, 'tier_hint', 'string');
+    // Beside a on its shard too: the uniqueness is per tenant, not per database.
+    for (const b of await otherTenants(a.id)) await defineAttribute(b.owner, b.id, 'tier_hint', 'string');
   });
 
   it('answers 422 for an unsupported type', async () => {
@@ -81,10 +80,11 @@ describe('POST /tenant/{t}/attributes', () => {
     expectOk(await portalCall(editor, 'POST', createPath(tenant.id), { key: 'a', type: 'string' }), 201, attributeCreatedSchema);
   });
 
-  it('answers 404 for a tenant the caller is not a member of', async () => {
+  it('answers 404 for a tenant the caller is not a member of (on another shard and on the same one)', async () => {
     const mine = await createTenant();
-    const other = await createTenant();
-    expectError(await portalCall(mine.owner, 'POST', createPath(other.id), { key: 'a', type: 'string' }), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(mine.id)) {
+      expectError(await portalCall(mine.owner, 'POST', createPath(other.id), { key: 'a', type: 'string' }), 404, 'NOT_FOUND');
+    }
   });
 
   it('warns when saved cohorts still name a re-defined key', async () => {
@@ -111,14 +111,15 @@ describe('GET /tenant/{t}/attributes', () => {
     expect(second.items.map((item) => item.key)).toEqual(['a']);
   });
 
-  it('shows only the tenant’s own definitions, and 422 for a bad page size', async () => {
+  it('shows only the tenant’s own definitions (others on another shard and on the same one), and 422 for a bad page size', async () => {
     const a = await createTenant();
-    const b = await createTenant();
-    await defineAttribute(b.owner, b.id, 'secret', 'string');
-    const list = expectOk(await portalCall(a.owner, 'GET', createPath(a.id)), 200, pageSchema(attributeDefinitionSchema));
-    expect(list).toMatchObject({ items: [], total_count: 0, total_pages: 0, has_next_page: false });
+    for (const b of await otherTenants(a.id)) {
+      await defineAttribute(b.owner, b.id, 'secret', 'string');
+      const list = expectOk(await portalCall(a.owner, 'GET', createPath(a.id)), 200, pageSchema(attributeDefinitionSchema));
+      expect(list).toMatchObject({ items: [], total_count: 0, total_pages: 0, has_next_page: false });
+      expectError(await portalCall(a.owner, 'GET', createPath(b.id)), 404, 'NOT_FOUND');
+    }
     expectError(await portalCall(a.owner, 'GET', `${createPath(a.id)}?limit=101`), 422, 'VALIDATION_FAILED');
-    expectError(await portalCall(a.owner, 'GET', createPath(b.id)), 404, 'NOT_FOUND');
   });
 });
 
@@ -139,13 +140,14 @@ describe('DELETE /tenant/{t}/attributes/{attributeId}', () => {
     expectError(await portalCall(tenant.owner, 'DELETE', tenantPath(tenant.id, `/attributes/${id}`)), 404, 'NOT_FOUND', 'Attribute definition not found');
   });
 
-  it('answers 404 for a definition of another tenant, and leaves it alone', async () => {
+  it('answers 404 for a definition of another tenant (on another shard and on the same one), and leaves it alone', async () => {
     const mine = await createTenant();
-    const other = await createTenant();
-    const id = await defineAttribute(other.owner, other.id, 'nickname', 'string');
-    expectError(await portalCall(mine.owner, 'DELETE', tenantPath(mine.id, `/attributes/${id}`)), 404, 'NOT_FOUND');
-    const list = expectOk(await portalCall(other.owner, 'GET', createPath(other.id)), 200, pageSchema(attributeDefinitionSchema));
-    expect(list.items.map((item) => item.id)).toEqual([id]);
+    for (const other of await otherTenants(mine.id)) {
+      const id = await defineAttribute(other.owner, other.id, 'nickname', 'string');
+      expectError(await portalCall(mine.owner, 'DELETE', tenantPath(mine.id, `/attributes/${id}`)), 404, 'NOT_FOUND');
+      const list = expectOk(await portalCall(other.owner, 'GET', createPath(other.id)), 200, pageSchema(attributeDefinitionSchema));
+      expect(list.items.map((item) => item.id)).toEqual([id]);
+    }
   });
 
   it('refuses a viewer (403)', async () => {

@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { attributeValueEntrySchema } from '../../src/schemas/attribute';
 import { expectError, expectOk } from '../support/http';
 import { defineAttribute, insertCustomer, setValues, tenantPath } from '../support/segments';
-import { addMember, createTenant, createTestApiKey, gatewayCall, portalCall, type TestTenant } from '../support/world';
+import { addMember, createTenant, createTestApiKey, gatewayCall, otherTenants, portalCall, type TestTenant } from '../support/world';
 
 const entries = z.array(attributeValueEntrySchema);
 const valuesPath = (tenantId: string, customerId: string) => tenantPath(tenantId, `/customers/${customerId}/attributes`);
@@ -44,11 +44,12 @@ describe('GET /tenant/{t}/customers/{customer_id}/attributes', () => {
     ]);
   });
 
-  it('answers 404 for a customer of another tenant or no customer at all', async () => {
-    const { customer } = await world();
-    const other = await createTenant();
-    expectError(await portalCall(other.owner, 'GET', valuesPath(other.id, customer)), 404, 'NOT_FOUND', 'Customer not found');
-    expectError(await portalCall(other.owner, 'GET', valuesPath(other.id, 'cus_missing')), 404, 'NOT_FOUND', 'Customer not found');
+  it('answers 404 for a customer of another tenant (on another shard and on the same one) or no customer at all', async () => {
+    const { tenant, customer } = await world();
+    for (const other of await otherTenants(tenant.id)) {
+      expectError(await portalCall(other.owner, 'GET', valuesPath(other.id, customer)), 404, 'NOT_FOUND', 'Customer not found');
+      expectError(await portalCall(other.owner, 'GET', valuesPath(other.id, 'cus_missing')), 404, 'NOT_FOUND', 'Customer not found');
+    }
   });
 });
 
@@ -143,12 +144,13 @@ describe('PUT /tenant/{t}/customers/{customer_id}/attributes', () => {
     expect(valueOf(await getValues(tenant, customer), 'nickname')).toBe(sneaky);
   });
 
-  it('answers 404 for a customer of another tenant, writing nothing', async () => {
+  it('answers 404 for a customer of another tenant (on another shard and on the same one), writing nothing', async () => {
     const { tenant, customer } = await world();
-    const other = await createTenant();
-    await defineAttribute(other.owner, other.id, 'nickname', 'string');
-    expectError(await portalCall(other.owner, 'PUT', valuesPath(other.id, customer), { values: { nickname: 'x' } }), 404, 'NOT_FOUND');
-    expect(valueOf(await getValues(tenant, customer), 'nickname')).toBeNull();
+    for (const other of await otherTenants(tenant.id)) {
+      await defineAttribute(other.owner, other.id, 'nickname', 'string');
+      expectError(await portalCall(other.owner, 'PUT', valuesPath(other.id, customer), { values: { nickname: 'x' } }), 404, 'NOT_FOUND');
+      expect(valueOf(await getValues(tenant, customer), 'nickname')).toBeNull();
+    }
   });
 
   it('refuses a viewer (403) and accepts an editor', async () => {
@@ -178,14 +180,15 @@ describe('PUT /gateway/customers/{userId}/attributes', () => {
     expect(expectError(res, 422, 'VALIDATION_FAILED').errors).toEqual([{ path: 'values.birthday', message: expect.stringContaining('YYYY-MM-DD') }]);
   });
 
-  it('answers 404 for a customer of another tenant', async () => {
-    const { customer } = await world();
-    const other = await createTenant();
-    await defineAttribute(other.owner, other.id, 'nickname', 'string');
-    const key = await createTestApiKey(other.id);
-    const res = await gatewayCall(key, 'PUT', `/api/v1/gateway/customers/${customer}/attributes`, { body: { values: { nickname: 'x' } } });
-    expectError(res, 404, 'NOT_FOUND', 'Customer not found');
-    const { tenant } = await world();
+  it('answers 404 for a customer of another tenant (on another shard and on the same one)', async () => {
+    const { tenant, customer } = await world();
+    for (const other of await otherTenants(tenant.id)) {
+      await defineAttribute(other.owner, other.id, 'nickname', 'string');
+      const key = await createTestApiKey(other.id);
+      const res = await gatewayCall(key, 'PUT', `/api/v1/gateway/customers/${customer}/attributes`, { body: { values: { nickname: 'x' } } });
+      expectError(res, 404, 'NOT_FOUND', 'Customer not found');
+    }
+    expect(valueOf(await getValues(tenant, customer), 'nickname')).toBeNull();
     expectError(await gatewayCall(await createTestApiKey(tenant.id), 'PUT', '/api/v1/gateway/customers/cus_missing/attributes', { body: { values: { nickname: 'x' } } }), 404, 'NOT_FOUND', 'Customer not found');
   });
 

@@ -8,7 +8,7 @@ import { newId } from '../../src/lib/ids';
 import { pageSchema } from '../../src/lib/paging';
 import { auditEntrySchema } from '../../src/schemas/audit-log';
 import { call, expectError, expectOk } from '../support/http';
-import { addMember, createTenant, db, portalCall, type TestTenant } from '../support/world';
+import { addMember, createTenant, db, otherTenants, portalCall, type TestTenant } from '../support/world';
 
 /** GET /tenant/{t}/audit-log: filters, validation, roles, tenant isolation; no route writes an entry; retention. */
 
@@ -47,16 +47,14 @@ describe('the audit log route', () => {
     expect(reversed.errors).toEqual([{ path: 'to', message: 'Must not be before from' }]);
   });
 
-  it("shows only the tenant's own entries; 403 to editors and viewers; 404 to a non-member", async () => {
+  it("shows only the tenant's own entries; 403 to editors and viewers; 404 to a non-member (on another shard and on the same one)", async () => {
     const tenant = await createTenant('audit-own');
-    const other = await createTenant('audit-other');
-    const otherEntry = () => entry(other.id, new Date().toISOString(), { targetId: 'rwd_other' });
     await db(tenant.id).insert(auditLog).values(entry(tenant.id, new Date().toISOString()));
-    // The other tenant's entry on its own shard, and one on this tenant's shard too (as if it shared
-    // the shard): the list must filter by tenant, not only read the right shard.
-    await Promise.all([db(other.id).insert(auditLog).values(otherEntry()), db(tenant.id).insert(auditLog).values(otherEntry())]);
+    // Other tenants' entries on another shard and on this tenant's: the list must filter by tenant, not only read the right shard.
+    const others = await otherTenants(tenant.id, 'audit-other');
+    await Promise.all(others.map((other) => db(other.id).insert(auditLog).values(entry(other.id, new Date().toISOString(), { targetId: 'rwd_other' }))));
     expect(expectOk(await list(tenant), 200, page).items.map((item) => item.target.id)).toEqual(['rwd_a']);
-    expectError(await list(tenant, '?target_id=rwd_other', other.owner), 404, 'NOT_FOUND', 'Tenant not found');
+    for (const other of others) expectError(await list(tenant, '?target_id=rwd_other', other.owner), 404, 'NOT_FOUND', 'Tenant not found');
     for (const role of ['editor', 'viewer'] as const) expectError(await list(tenant, '', await addMember(tenant.id, role)), 403, 'FORBIDDEN', `Your role (${role}) may not read audit log in this tenant`);
     expect(expectOk(await list(tenant, '', await addMember(tenant.id, 'admin')), 200, page).total_count).toBe(1);
   });

@@ -8,13 +8,13 @@ import { customerSchema } from '../../src/schemas/customer';
 import { expectError, expectOk } from '../support/http';
 import { insertTier } from '../support/rewards';
 import { createCohort, defineAttribute, insertCustomer, memberIds, rulesOf, setValues, tenantPath } from '../support/segments';
-import { addMember, createTenant, createTenantBeside, portalCall } from '../support/world';
+import { addMember, createTenant, otherTenants, portalCall, type TestTenant } from '../support/world';
 
 const planIsPro = rulesOf('and', { type: 'attribute', key: 'plan', op: 'eq', value: 'pro' });
 
-/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
-async function world(beside?: string) {
-  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
+/** `given`: a tenant to set up (from `otherTenants`: beside another on its shard, only tenant filters keep their rows apart). */
+async function world(given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   await defineAttribute(tenant.owner, tenant.id, 'plan', 'string');
   await defineAttribute(tenant.owner, tenant.id, 'age', 'number');
   const pro = await insertCustomer(tenant.id, { countryCode: 'DE' });
@@ -117,19 +117,19 @@ describe('POST /tenant/{t}/cohorts', () => {
     expect(expectOk(await portalCall(editor, 'POST', tenantPath(tenant.id, '/cohorts'), body), 201, cohortSchema).created_by).toBe(editor.accountId);
   });
 
-  it('answers 404 for a tenant the caller is not a member of', async () => {
+  it('answers 404 for a tenant the caller is not a member of (on another shard and on the same one)', async () => {
     const mine = await createTenant();
-    const other = await createTenant();
     const body = { name: 'Active', rules: rulesOf('and', { type: 'status', op: 'eq', value: 'active' }) };
-    expectError(await portalCall(mine.owner, 'POST', tenantPath(other.id, '/cohorts'), body), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(mine.id)) expectError(await portalCall(mine.owner, 'POST', tenantPath(other.id, '/cohorts'), body), 404, 'NOT_FOUND');
   });
 
-  it('checks tier ids against the tenant: another tenant’s tier is a 422', async () => {
+  it('checks tier ids against the tenant: another tenant’s tier is a 422 (on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenantBeside(tenant.id);
-    const foreignTier = await insertTier(other.id, 'Gold', 100);
-    const res = await portalCall(tenant.owner, 'POST', tenantPath(tenant.id, '/cohorts'), { name: 'Gold', rules: rulesOf('and', { type: 'tier', op: 'eq', value: foreignTier }) });
-    expect(expectError(res, 422, 'VALIDATION_FAILED').errors[0]?.path).toBe('rules.predicates.0.value');
+    for (const other of await otherTenants(tenant.id)) {
+      const foreignTier = await insertTier(other.id, 'Gold', 100);
+      const res = await portalCall(tenant.owner, 'POST', tenantPath(tenant.id, '/cohorts'), { name: 'Gold', rules: rulesOf('and', { type: 'tier', op: 'eq', value: foreignTier }) });
+      expect(expectError(res, 422, 'VALIDATION_FAILED').errors[0]?.path).toBe('rules.predicates.0.value');
+    }
   });
 });
 
@@ -156,15 +156,16 @@ describe('GET /tenant/{t}/cohorts and /cohorts/{id}', () => {
     expect(now.member_count).toBe(2);
   });
 
-  it('answers 404 for a cohort of another tenant and an empty list there', async () => {
+  it('answers 404 for a cohort of another tenant and an empty list there (on another shard and on the same one)', async () => {
     const { tenant } = await world();
     const cohort = await createCohort(tenant.owner, tenant.id, planIsPro);
-    const other = await createTenant();
-    const res = await portalCall(other.owner, 'GET', tenantPath(other.id, `/cohorts/${cohort.id}`));
-    expectError(res, 404, 'NOT_FOUND', 'Cohort not found');
-    const list = expectOk(await portalCall(other.owner, 'GET', tenantPath(other.id, '/cohorts')), 200, pageSchema(cohortSchema));
-    expect(list).toEqual({ items: [], total_count: 0, page: 1, limit: 20, total_pages: 0, has_next_page: false });
-    expectError(await portalCall(other.owner, 'GET', tenantPath(tenant.id, '/cohorts')), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(tenant.id)) {
+      const res = await portalCall(other.owner, 'GET', tenantPath(other.id, `/cohorts/${cohort.id}`));
+      expectError(res, 404, 'NOT_FOUND', 'Cohort not found');
+      const list = expectOk(await portalCall(other.owner, 'GET', tenantPath(other.id, '/cohorts')), 200, pageSchema(cohortSchema));
+      expect(list).toEqual({ items: [], total_count: 0, page: 1, limit: 20, total_pages: 0, has_next_page: false });
+      expectError(await portalCall(other.owner, 'GET', tenantPath(tenant.id, '/cohorts')), 404, 'NOT_FOUND');
+    }
   });
 });
 
@@ -215,11 +216,12 @@ describe('PATCH /tenant/{t}/cohorts/{id}', () => {
     expectError(await portalCall(tenant.owner, 'PATCH', tenantPath(tenant.id, `/cohorts/${cohort.id}`), {}), 422, 'VALIDATION_FAILED');
   });
 
-  it('answers 404 for a cohort of another tenant, and 403 for a viewer', async () => {
+  it('answers 404 for a cohort of another tenant (on another shard and on the same one), and 403 for a viewer', async () => {
     const { tenant } = await world();
     const cohort = await createCohort(tenant.owner, tenant.id, planIsPro);
-    const other = await createTenant();
-    expectError(await portalCall(other.owner, 'PATCH', tenantPath(other.id, `/cohorts/${cohort.id}`), { name: 'Mine' }), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(tenant.id)) {
+      expectError(await portalCall(other.owner, 'PATCH', tenantPath(other.id, `/cohorts/${cohort.id}`), { name: 'Mine' }), 404, 'NOT_FOUND');
+    }
     const viewer = await addMember(tenant.id, 'viewer');
     expectError(await portalCall(viewer, 'PATCH', tenantPath(tenant.id, `/cohorts/${cohort.id}`), { name: 'Mine' }), 403, 'FORBIDDEN');
   });
@@ -236,11 +238,12 @@ describe('DELETE /tenant/{t}/cohorts/{id}', () => {
     expectError(await portalCall(tenant.owner, 'DELETE', tenantPath(tenant.id, `/cohorts/${cohort.id}`)), 404, 'NOT_FOUND');
   });
 
-  it('answers 404 for a cohort of another tenant (which survives), and 403 for a viewer', async () => {
+  it('answers 404 for a cohort of another tenant (on another shard and on the same one; it survives), and 403 for a viewer', async () => {
     const { tenant } = await world();
     const cohort = await createCohort(tenant.owner, tenant.id, planIsPro);
-    const other = await createTenant();
-    expectError(await portalCall(other.owner, 'DELETE', tenantPath(other.id, `/cohorts/${cohort.id}`)), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(tenant.id)) {
+      expectError(await portalCall(other.owner, 'DELETE', tenantPath(other.id, `/cohorts/${cohort.id}`)), 404, 'NOT_FOUND');
+    }
     const viewer = await addMember(tenant.id, 'viewer');
     expectError(await portalCall(viewer, 'DELETE', tenantPath(tenant.id, `/cohorts/${cohort.id}`)), 403, 'FORBIDDEN');
     expectOk(await portalCall(tenant.owner, 'GET', tenantPath(tenant.id, `/cohorts/${cohort.id}`)), 200, cohortSchema);
@@ -262,9 +265,10 @@ describe('GET /tenant/{t}/cohorts/{id}/members', () => {
     expect(new Set(all.items.map((c) => c.id))).toEqual(new Set([ids[0], ids[2]]));
   });
 
-  it("never counts or lists another tenant's customers, even when they match the rules", async () => {
+  it("never counts or lists another tenant's customers (on another shard and on the same one), even when they match the rules", async () => {
     const mine = await world();
-    const theirs = await world(mine.tenant.id);
+    const others = [];
+    for (const other of await otherTenants(mine.tenant.id)) others.push(await world(other));
     const byAttribute = await createCohort(mine.tenant.owner, mine.tenant.id, planIsPro, 'Pro');
     const byField = await createCohort(mine.tenant.owner, mine.tenant.id, rulesOf('or', { type: 'xp_balance', op: 'gte', value: '0' }), 'Everyone');
     expect(byAttribute.member_count).toBe(1);
@@ -275,14 +279,17 @@ describe('GET /tenant/{t}/cohorts/{id}/members', () => {
       ['Everyone', 2],
       ['Pro', 1],
     ]);
-    expect(await memberIds(theirs.tenant.owner, theirs.tenant.id, (await createCohort(theirs.tenant.owner, theirs.tenant.id, planIsPro)).id)).toEqual([theirs.pro]);
+    for (const theirs of others) {
+      expect(await memberIds(theirs.tenant.owner, theirs.tenant.id, (await createCohort(theirs.tenant.owner, theirs.tenant.id, planIsPro)).id)).toEqual([theirs.pro]);
+    }
   });
 
-  it('answers 404 for a cohort of another tenant, and 422 for a bad page', async () => {
+  it('answers 404 for a cohort of another tenant (on another shard and on the same one), and 422 for a bad page', async () => {
     const { tenant } = await world();
     const cohort = await createCohort(tenant.owner, tenant.id, planIsPro);
-    const other = await createTenant();
-    expectError(await portalCall(other.owner, 'GET', tenantPath(other.id, `/cohorts/${cohort.id}/members`)), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(tenant.id)) {
+      expectError(await portalCall(other.owner, 'GET', tenantPath(other.id, `/cohorts/${cohort.id}/members`)), 404, 'NOT_FOUND');
+    }
     expectError(await portalCall(tenant.owner, 'GET', tenantPath(tenant.id, `/cohorts/${cohort.id}/members?page=0`)), 422, 'VALIDATION_FAILED');
   });
 });

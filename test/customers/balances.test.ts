@@ -6,7 +6,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { customerAssetBalanceSchema } from '../../src/schemas/balance';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
-import { createTenant, createTestApiKey, db, gatewayCall, portalCall, type TestApiKey, type TestTenant } from '../support/world';
+import { createTenant, createTestApiKey, db, gatewayCall, otherTenants, portalCall, type TestApiKey, type TestTenant } from '../support/world';
 
 const balancePage = pageSchema(customerAssetBalanceSchema);
 
@@ -40,8 +40,9 @@ async function seedHolding(tenantId: string, userId: string, symbol: string, bal
   return { assetId, wallet: wallet! };
 }
 
-async function world() {
-  const tenant = await createTenant();
+/** `given`: a tenant to set up (one of `otherTenants`), else a new one. */
+async function world(given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   const key = await createTestApiKey(tenant.id);
   const customer = await createCustomerViaApi(key);
   return { tenant, key, customer };
@@ -85,11 +86,13 @@ describe.each(surfaces)('GET customers/{userId}/balances ($name)', ({ get }) => 
     }
   });
 
-  it("answers 404 for an unknown customer and for another tenant's customer", async () => {
+  it("answers 404 for an unknown customer and for another tenant's customer (on another shard and on the same one)", async () => {
     const mine = await world();
-    const theirs = await world();
-    await seedHolding(theirs.tenant.id, theirs.customer.id, 'PTS', '5');
     expectError(await get(mine.tenant, mine.key, 'cus_missing/balances'), 404, 'NOT_FOUND', 'Customer not found');
-    expectError(await get(mine.tenant, mine.key, `${theirs.customer.id}/balances`), 404, 'NOT_FOUND', 'Customer not found');
+    for (const other of await otherTenants(mine.tenant.id)) {
+      const theirs = await world(other);
+      await seedHolding(theirs.tenant.id, theirs.customer.id, 'PTS', '5');
+      expectError(await get(mine.tenant, mine.key, `${theirs.customer.id}/balances`), 404, 'NOT_FOUND', 'Customer not found');
+    }
   });
 });

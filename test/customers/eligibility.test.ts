@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eligibilitySchema } from '../../src/schemas/tier';
 import { addXp, createCustomerViaApi, createTierViaApi } from '../support/customers';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
-import { createTenant, createTestApiKey, gatewayCall, portalCall, type TestApiKey, type TestTenant } from '../support/world';
+import { createTenant, createTestApiKey, gatewayCall, otherTenants, portalCall, type TestApiKey, type TestTenant } from '../support/world';
 
 type Surface = { name: string; get: (tenant: TestTenant, key: TestApiKey, userId: string, tierId: string) => Promise<JsonResponse> };
 
@@ -11,8 +11,9 @@ const surfaces: Surface[] = [
   { name: 'portal', get: (t, _key, userId, tierId) => portalCall(t.owner, 'GET', `/api/v1/tenant/${t.id}/customers/${userId}/tier/${tierId}/eligibility`) },
 ];
 
-async function world() {
-  const tenant = await createTenant();
+/** `given`: a tenant to set up (one of `otherTenants`), else a new one. */
+async function world(given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   const key = await createTestApiKey(tenant.id);
   const customer = await createCustomerViaApi(key);
   const gold = await createTierViaApi(tenant.owner, tenant.id, 'Gold', 100);
@@ -33,12 +34,14 @@ describe.each(surfaces)('GET customers/{userId}/tier/{tierId}/eligibility ($name
     expect(await check()).toEqual({ eligible: true });
   });
 
-  it('answers 404 for an unknown customer or tier, and for either of another tenant', async () => {
+  it('answers 404 for an unknown customer or tier, and for either of another tenant (on another shard and on the same one)', async () => {
     const mine = await world();
-    const theirs = await world();
     expectError(await get(mine.tenant, mine.key, 'cus_missing', mine.gold.id), 404, 'NOT_FOUND', 'Customer not found');
     expectError(await get(mine.tenant, mine.key, mine.customer.id, 'tier_missing'), 404, 'NOT_FOUND', 'Tier not found');
-    expectError(await get(mine.tenant, mine.key, theirs.customer.id, mine.gold.id), 404, 'NOT_FOUND', 'Customer not found');
-    expectError(await get(mine.tenant, mine.key, mine.customer.id, theirs.gold.id), 404, 'NOT_FOUND', 'Tier not found');
+    for (const other of await otherTenants(mine.tenant.id)) {
+      const theirs = await world(other);
+      expectError(await get(mine.tenant, mine.key, theirs.customer.id, mine.gold.id), 404, 'NOT_FOUND', 'Customer not found');
+      expectError(await get(mine.tenant, mine.key, mine.customer.id, theirs.gold.id), 404, 'NOT_FOUND', 'Tier not found');
+    }
   });
 });

@@ -11,7 +11,7 @@ import { earn } from '../support/points';
 import { insertReward, redeem } from '../support/rewards';
 import { createCohort, defineAttribute, memberIds, rulesOf, setValues } from '../support/segments';
 import { createEndpoint, deliverPending, newInbox, received } from '../support/webhooks';
-import { addMember, createTenant, createTestApiKey, db, gatewayCall, portalCall, type TestApiKey, type TestTenant } from '../support/world';
+import { addMember, createTenant, createTestApiKey, db, gatewayCall, otherTenants, portalCall, type TestApiKey, type TestTenant } from '../support/world';
 
 /**
  * Erasure and subject access over the HTTP surface (CONTRACT.md, "Operations: erasure";
@@ -24,9 +24,9 @@ const USERNAME = 'erase-me';
 
 type World = { tenant: TestTenant; key: TestApiKey; userId: string; externalId: string; inbox: string };
 
-/** A customer with an email, username, attribute value, XP, a redemption, and an endpoint for customer events. */
-async function personWorld(): Promise<World> {
-  const tenant = await createTenant('erasure');
+/** A customer with an email, username, attribute value, XP, a redemption, and an endpoint for customer events; in `given` (one of `otherTenants`) or a new tenant. */
+async function personWorld(given?: TestTenant): Promise<World> {
+  const tenant = given ?? (await createTenant('erasure'));
   const key = await createTestApiKey(tenant.id);
   const inbox = newInbox();
   await createEndpoint(tenant.owner, tenant.id, inbox.url, ['customer.created', 'customer.erased', 'redemption.completed']);
@@ -119,17 +119,19 @@ describe('erasing a person', () => {
     expect(await records()).toEqual([]);
   });
 
-  it('is for admins (403 to an editor and a viewer), and 404 for an unknown customer or another tenant’s', async () => {
+  it('is for admins (403 to an editor and a viewer), and 404 for an unknown customer or another tenant’s (on another shard and on the same one)', async () => {
     const w = await personWorld();
     for (const role of ['editor', 'viewer'] as const) {
       expectError(await erase(w, await addMember(w.tenant.id, role)), 403, 'FORBIDDEN', `Your role (${role}) may not manage personal data in this tenant`);
     }
-    const other = await personWorld();
-    expectError(await portalCall(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${other.userId}/erase`), 404, 'NOT_FOUND');
     expectError(await portalCall(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/cus_missing/erase`), 404, 'NOT_FOUND');
-    // Nothing of the other tenant's customer moved.
-    const untouched = expectOk(await portalCall(other.tenant.owner, 'GET', `/api/v1/tenant/${other.tenant.id}/customers/${other.userId}`), 200, customerSchema);
-    expect(untouched).toMatchObject({ email: EMAIL, username: USERNAME, external_id: other.externalId });
+    for (const tenant of await otherTenants(w.tenant.id, 'erasure')) {
+      const other = await personWorld(tenant);
+      expectError(await portalCall(w.tenant.owner, 'POST', `/api/v1/tenant/${w.tenant.id}/customers/${other.userId}/erase`), 404, 'NOT_FOUND');
+      // Nothing of the other tenant's customer moved.
+      const untouched = expectOk(await portalCall(other.tenant.owner, 'GET', `/api/v1/tenant/${other.tenant.id}/customers/${other.userId}`), 200, customerSchema);
+      expect(untouched).toMatchObject({ email: EMAIL, username: USERNAME, external_id: other.externalId });
+    }
   });
 });
 
@@ -159,10 +161,12 @@ describe('subject access', () => {
     expect(expectOk(afterErasure, 200, customerDataSchema).internal_transactions).toHaveLength(106);
   });
 
-  it('is for admins, and 404 for another tenant’s customer', async () => {
+  it('is for admins, and 404 for another tenant’s customer (on another shard and on the same one)', async () => {
     const w = await personWorld();
     expectError(await portalCall(await addMember(w.tenant.id, 'editor'), 'GET', `/api/v1/tenant/${w.tenant.id}/customers/${w.userId}/export`), 403, 'FORBIDDEN');
-    const other = await personWorld();
-    expectError(await portalCall(w.tenant.owner, 'GET', `/api/v1/tenant/${w.tenant.id}/customers/${other.userId}/export`), 404, 'NOT_FOUND');
+    for (const tenant of await otherTenants(w.tenant.id, 'erasure')) {
+      const other = await personWorld(tenant);
+      expectError(await portalCall(w.tenant.owner, 'GET', `/api/v1/tenant/${w.tenant.id}/customers/${other.userId}/export`), 404, 'NOT_FOUND');
+    }
   });
 });

@@ -6,14 +6,14 @@ import { customerSchema } from '../../src/schemas/customer';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
 import { gatewayRequest, race } from '../support/race';
-import { createTenant, createTenantBeside, createTestApiKey, db, gatewayCall } from '../support/world';
+import { createTenant, createTestApiKey, db, gatewayCall, otherTenants, type TestTenant } from '../support/world';
 
 const PATH = '/api/v1/gateway/customers';
 const customerPage = pageSchema(customerSchema);
 
-/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
-async function gatewayTenant(beside?: string) {
-  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
+/** `given`: a tenant to key (from `otherTenants`: beside another on its shard, only tenant filters keep their rows apart). */
+async function gatewayTenant(given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   return { tenant, key: await createTestApiKey(tenant.id) };
 }
 
@@ -73,12 +73,14 @@ describe('POST /gateway/customers', () => {
     expect(list.total_count).toBe(1);
   });
 
-  it('keeps one tenant\'s external_id apart from another\'s', async () => {
+  it('keeps one tenant\'s external_id apart from another\'s (on another shard and on the same one)', async () => {
     const a = await gatewayTenant();
-    const b = await gatewayTenant(a.tenant.id);
     const first = await createCustomerViaApi(a.key, { external_id: 'shared' });
-    const second = await createCustomerViaApi(b.key, { external_id: 'shared' });
-    expect(second.id).not.toBe(first.id);
+    for (const other of await otherTenants(a.tenant.id)) {
+      const b = await gatewayTenant(other);
+      const second = await createCustomerViaApi(b.key, { external_id: 'shared' });
+      expect(second.id).not.toBe(first.id);
+    }
   });
 
   it('replays a retried creation with the same idempotency key', async () => {
@@ -126,10 +128,9 @@ describe('GET /gateway/customers', () => {
     expect(expectOk(await gatewayCall(key, 'GET', `${PATH}?status=suspended`), 200, customerPage).total_count).toBe(0);
   });
 
-  it('pages: limit, page, total_pages, has_next_page; never another tenant\'s customers', async () => {
+  it('pages: limit, page, total_pages, has_next_page; never another tenant\'s customers (on another shard and on the same one)', async () => {
     const { key } = await gatewayTenant();
-    const other = await gatewayTenant(key.tenantId);
-    await createCustomerViaApi(other.key);
+    for (const tenant of await otherTenants(key.tenantId)) await createCustomerViaApi((await gatewayTenant(tenant)).key);
     const created = [];
     for (let i = 0; i < 5; i += 1) created.push(await createCustomerViaApi(key));
 
@@ -165,12 +166,13 @@ describe('GET /gateway/customers/{userId}', () => {
     expect(found).toEqual(created);
   });
 
-  it('answers 404 for an unknown id and for another tenant\'s customer', async () => {
+  it('answers 404 for an unknown id and for another tenant\'s customer (on another shard and on the same one)', async () => {
     const { key } = await gatewayTenant();
-    const other = await gatewayTenant();
-    const foreign = await createCustomerViaApi(other.key);
     expectError(await gatewayCall(key, 'GET', `${PATH}/cus_missing`), 404, 'NOT_FOUND');
-    const body = expectError(await gatewayCall(key, 'GET', `${PATH}/${foreign.id}`), 404, 'NOT_FOUND', 'Customer not found');
-    expect(body.data).toBeNull();
+    for (const tenant of await otherTenants(key.tenantId)) {
+      const foreign = await createCustomerViaApi((await gatewayTenant(tenant)).key);
+      const body = expectError(await gatewayCall(key, 'GET', `${PATH}/${foreign.id}`), 404, 'NOT_FOUND', 'Customer not found');
+      expect(body.data).toBeNull();
+    }
   });
 });

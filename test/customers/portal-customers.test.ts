@@ -8,13 +8,13 @@ import { customerSchema } from '../../src/schemas/customer';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
-import { addMember, createPerson, createTenant, createTenantBeside, createTestApiKey, db, portalCall } from '../support/world';
+import { addMember, createPerson, createTenant, createTestApiKey, db, otherTenants, portalCall, type TestTenant } from '../support/world';
 
 const customerPage = pageSchema(customerSchema);
 
-/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
-async function tenantWithCustomer(body: Record<string, unknown> = {}, beside?: string) {
-  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
+/** `given`: a tenant to set up (from `otherTenants`: beside another on its shard, only tenant filters keep their rows apart). */
+async function tenantWithCustomer(body: Record<string, unknown> = {}, given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   const key = await createTestApiKey(tenant.id);
   const customer = await createCustomerViaApi(key, body);
   return { tenant, key, customer, base: `/api/v1/tenant/${tenant.id}/customers` };
@@ -25,16 +25,17 @@ async function setStatus(tenantId: string, id: string, status: CustomerStatus) {
 }
 
 describe('GET /tenant/{t}/customers', () => {
-  it('lists the tenant\'s customers with the gateway\'s filters, for any role', async () => {
+  it('lists the tenant\'s customers with the gateway\'s filters, for any role (others\' on another shard and on the same one never)', async () => {
     const { tenant, key, customer, base } = await tenantWithCustomer({ external_id: 'jane', email: 'jane@example.com' });
     await createCustomerViaApi(key, { external_id: 'john' });
     const viewer = await addMember(tenant.id, 'viewer');
 
-    const other = await tenantWithCustomer({ external_id: 'jane', email: 'jane@example.com' }, tenant.id);
+    const others = [];
+    for (const t of await otherTenants(tenant.id)) others.push(await tenantWithCustomer({ external_id: 'jane', email: 'jane@example.com' }, t));
     const all = expectOk(await portalCall(viewer, 'GET', base), 200, customerPage);
     expect(all.total_count).toBe(2);
-    expect(all.items.map((c) => c.id)).not.toContain(other.customer.id);
-    // The other tenant's 'jane' has the same external_id and email: never listed here.
+    for (const other of others) expect(all.items.map((c) => c.id)).not.toContain(other.customer.id);
+    // The other tenants' 'jane' has the same external_id and email: never listed here.
     const byEmail = expectOk(await portalCall(viewer, 'GET', `${base}?email=Jane%40Example.com`), 200, customerPage);
     expect(byEmail.items).toEqual([customer]);
     expect(expectOk(await portalCall(viewer, 'GET', `${base}?external_id=jane`), 200, customerPage).items).toEqual([customer]);
@@ -67,10 +68,12 @@ describe('GET /tenant/{t}/customers/{userId}', () => {
     expect(expectOk(await portalCall(tenant.owner, 'GET', `${base}/${customer.id}`), 200, customerSchema)).toEqual(customer);
   });
 
-  it('answers 404 for another tenant\'s customer and for an unknown id', async () => {
+  it('answers 404 for another tenant\'s customer (on another shard and on the same one) and for an unknown id', async () => {
     const mine = await tenantWithCustomer();
-    const theirs = await tenantWithCustomer();
-    expectError(await portalCall(mine.tenant.owner, 'GET', `${mine.base}/${theirs.customer.id}`), 404, 'NOT_FOUND', 'Customer not found');
+    for (const t of await otherTenants(mine.tenant.id)) {
+      const theirs = await tenantWithCustomer({}, t);
+      expectError(await portalCall(mine.tenant.owner, 'GET', `${mine.base}/${theirs.customer.id}`), 404, 'NOT_FOUND', 'Customer not found');
+    }
     expectError(await portalCall(mine.tenant.owner, 'GET', `${mine.base}/cus_missing`), 404, 'NOT_FOUND', 'Customer not found');
   });
 });
@@ -124,13 +127,15 @@ describe('PATCH /tenant/{t}/customers/{userId}', () => {
     expectOk(await portalCall(editor, 'PATCH', `${base}/${customer.id}`, { status: 'suspended' }), 200, successFlagSchema);
   });
 
-  it('answers 404 for an unknown customer and for another tenant\'s customer', async () => {
+  it('answers 404 for an unknown customer and for another tenant\'s customer (on another shard and on the same one)', async () => {
     const mine = await tenantWithCustomer();
-    const theirs = await tenantWithCustomer();
     expectError(await portalCall(mine.tenant.owner, 'PATCH', `${mine.base}/cus_missing`, { status: 'suspended' }), 404, 'NOT_FOUND');
-    expectError(await portalCall(mine.tenant.owner, 'PATCH', `${mine.base}/${theirs.customer.id}`, { status: 'suspended' }), 404, 'NOT_FOUND');
-    const untouched = expectOk(await portalCall(theirs.tenant.owner, 'GET', `${theirs.base}/${theirs.customer.id}`), 200, customerSchema);
-    expect(untouched.status).toBe('active');
+    for (const t of await otherTenants(mine.tenant.id)) {
+      const theirs = await tenantWithCustomer({}, t);
+      expectError(await portalCall(mine.tenant.owner, 'PATCH', `${mine.base}/${theirs.customer.id}`, { status: 'suspended' }), 404, 'NOT_FOUND');
+      const untouched = expectOk(await portalCall(theirs.tenant.owner, 'GET', `${theirs.base}/${theirs.customer.id}`), 200, customerSchema);
+      expect(untouched.status).toBe('active');
+    }
   });
 
   it.each([

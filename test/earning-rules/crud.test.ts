@@ -8,16 +8,16 @@ import { expectError, expectOk } from '../support/http';
 import { insertTier } from '../support/rewards';
 import { portalRequest, race } from '../support/race';
 import { createCohort, defineAttribute, rulesOf, tenantPath } from '../support/segments';
-import { addMember, createTenant, createTenantBeside, portalCall, shardD1, type TestMember } from '../support/world';
+import { addMember, createTenant, otherTenants, portalCall, shardD1, type TestMember, type TestTenant } from '../support/world';
 
 /** Earning rules CRUD (CONTRACT.md, Events and earning rules): what is stored, every save-time 422, the caps under races, roles and tenants. */
 
 const fixed = { kind: 'fixed', amount: '10' };
 const rulesPath = (tenantId: string, rest = '') => tenantPath(tenantId, `/earning-rules${rest}`);
 
-/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
-async function world(beside?: string) {
-  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
+/** `given`: a tenant to set up (from `otherTenants`: beside another on its shard, only tenant filters keep their rows apart). */
+async function world(given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   await defineAttribute(tenant.owner, tenant.id, 'plan', 'string');
   const gold = await insertTier(tenant.id, 'Gold', 100);
   const cohort = await createCohort(tenant.owner, tenant.id, rulesOf('and', { type: 'status', op: 'eq', value: 'active' }));
@@ -116,15 +116,21 @@ describe('POST /tenant/{t}/earning-rules', () => {
   const predicate = (p: Record<string, unknown>) => ({ conditions: { operator: 'and', predicates: [p] } });
   const many = <T>(n: number, item: (i: number) => T) => Array.from({ length: n }, (_, i) => item(i));
 
-  it.each<[string, (w: Awaited<ReturnType<typeof world>>, other: Awaited<ReturnType<typeof world>>) => Record<string, unknown>, string[]]>([
+  type World = Awaited<ReturnType<typeof world>>;
+  /** POSTs a rule with `body`: 422 naming `expected`, and no rule stored. */
+  async function expectRefused(w: World, body: Record<string, unknown>, expected: string[]) {
+    const res = await portalCall(w.tenant.owner, 'POST', rulesPath(w.tenant.id), { name: 'Bad', event_type: 'order.paid', effect: fixed, ...body });
+    expect(paths(res)).toEqual(expected);
+    const list = expectOk(await portalCall(w.tenant.owner, 'GET', rulesPath(w.tenant.id)), 200, pageSchema(earningRuleSchema));
+    expect(list.total_count).toBe(0);
+  }
+
+  it.each<[string, (w: World) => Record<string, unknown>, string[]]>([
     ['an unknown property op', () => predicate({ type: 'property', key: 'total', op: 'between', value: '1' }), ['conditions.predicates.0.op']],
     ['a property predicate without a key', () => predicate({ type: 'property', op: 'eq', value: '1' }), ['conditions.predicates.0.key']],
     ['a property gt that is not a number', () => predicate({ type: 'property', key: 'total', op: 'gt', value: 'lots' }), ['conditions.predicates.0.value']],
     ['a property in that is not a list', () => predicate({ type: 'property', key: 'sku', op: 'in', value: 'a,b' }), ['conditions.predicates.0.value']],
     ['an undefined attribute', () => predicate({ type: 'attribute', key: 'ghost', op: 'exists' }), ['conditions.predicates.0.key']],
-    ["another tenant's cohort", (_w, other) => predicate({ type: 'cohort', op: 'eq', value: other.cohortId }), ['conditions.predicates.0.value']],
-    ["another tenant's tier in a predicate", (_w, other) => predicate({ type: 'tier', op: 'eq', value: other.gold }), ['conditions.predicates.0.value']],
-    ["another tenant's tier in a multiplier", (_w, other) => ({ multipliers: [{ tier_id: other.gold, factor: '2' }] }), ['multipliers.0.tier_id']],
     ['two multipliers of one tier', (w) => ({ multipliers: [{ tier_id: w.gold, factor: '2' }, { tier_id: w.gold, factor: '3' }] }), ['multipliers.1.tier_id']],
     ['a factor over 100', (w) => ({ multipliers: [{ tier_id: w.gold, factor: '101' }] }), ['multipliers.0.factor']],
     ['ends_at before starts_at', () => ({ starts_at: '2026-02-01T00:00:00Z', ends_at: '2026-01-01T00:00:00Z' }), ['ends_at']],
@@ -140,11 +146,16 @@ describe('POST /tenant/{t}/earning-rules', () => {
     ['an unknown field', () => ({ budget: '5' }), ['budget']],
   ])('answers 422 for %s, naming the field, and stores nothing', async (_name, body, expected) => {
     const w = await world();
-    const other = await world(w.tenant.id);
-    const res = await portalCall(w.tenant.owner, 'POST', rulesPath(w.tenant.id), { name: 'Bad', event_type: 'order.paid', effect: fixed, ...body(w, other) });
-    expect(paths(res)).toEqual(expected);
-    const list = expectOk(await portalCall(w.tenant.owner, 'GET', rulesPath(w.tenant.id)), 200, pageSchema(earningRuleSchema));
-    expect(list.total_count).toBe(0);
+    await expectRefused(w, body(w), expected);
+  });
+
+  it.each<[string, (other: World) => Record<string, unknown>, string[]]>([
+    ['cohort', (other) => predicate({ type: 'cohort', op: 'eq', value: other.cohortId }), ['conditions.predicates.0.value']],
+    ['tier in a predicate', (other) => predicate({ type: 'tier', op: 'eq', value: other.gold }), ['conditions.predicates.0.value']],
+    ['tier in a multiplier', (other) => ({ multipliers: [{ tier_id: other.gold, factor: '2' }] }), ['multipliers.0.tier_id']],
+  ])("answers 422 for another tenant's %s (on another shard and on the same one), naming the field, and stores nothing", async (_name, body, expected) => {
+    const w = await world();
+    for (const tenant of await otherTenants(w.tenant.id)) await expectRefused(w, body(await world(tenant)), expected);
   });
 
   it('accepts every size limit reached exactly', async () => {
@@ -212,10 +223,9 @@ describe('caps on rules', () => {
 });
 
 describe('GET /tenant/{t}/earning-rules', () => {
-  it('lists newest first with the status and event_type filters, and nothing of another tenant', async () => {
+  it('lists newest first with the status and event_type filters, and nothing of another tenant (on another shard and on the same one)', async () => {
     const { tenant } = await world();
-    const { tenant: other } = await world(tenant.id);
-    await createRule(other.owner, other.id);
+    for (const other of await otherTenants(tenant.id)) await createRule(other.owner, other.id);
     const first = await createRule(tenant.owner, tenant.id, { name: 'First' });
     const second = await createRule(tenant.owner, tenant.id, { name: 'Second', status: 'paused' });
     const third = await createRule(tenant.owner, tenant.id, { name: 'Third', event_type: 'signup' });
@@ -330,15 +340,17 @@ describe('/earning-rules/simulate is not a rule', () => {
 });
 
 describe('tenants and roles', () => {
-  it("answers 404 for another tenant's rule on get, patch and delete, and leaves it unchanged", async () => {
+  it("answers 404 for another tenant's rule (on another shard and on the same one) on get, patch and delete, and leaves it unchanged", async () => {
     const { tenant } = await world();
-    const { tenant: other } = await world();
-    const theirs = await createRule(other.owner, other.id);
     const mine = (rest: string) => rulesPath(tenant.id, rest);
-    expectError(await portalCall(tenant.owner, 'GET', mine(`/${theirs.id}`)), 404, 'NOT_FOUND', 'Earning rule not found');
-    expectError(await portalCall(tenant.owner, 'PATCH', mine(`/${theirs.id}`), { name: 'Hijacked', status: 'archived' }), 404, 'NOT_FOUND', 'Earning rule not found');
-    expectError(await portalCall(tenant.owner, 'DELETE', mine(`/${theirs.id}`)), 404, 'NOT_FOUND', 'Earning rule not found');
-    expect(expectOk(await portalCall(other.owner, 'GET', rulesPath(other.id, `/${theirs.id}`)), 200, earningRuleSchema)).toEqual(theirs);
+    for (const otherTenant of await otherTenants(tenant.id)) {
+      const { tenant: other } = await world(otherTenant);
+      const theirs = await createRule(other.owner, other.id);
+      expectError(await portalCall(tenant.owner, 'GET', mine(`/${theirs.id}`)), 404, 'NOT_FOUND', 'Earning rule not found');
+      expectError(await portalCall(tenant.owner, 'PATCH', mine(`/${theirs.id}`), { name: 'Hijacked', status: 'archived' }), 404, 'NOT_FOUND', 'Earning rule not found');
+      expectError(await portalCall(tenant.owner, 'DELETE', mine(`/${theirs.id}`)), 404, 'NOT_FOUND', 'Earning rule not found');
+      expect(expectOk(await portalCall(other.owner, 'GET', rulesPath(other.id, `/${theirs.id}`)), 200, earningRuleSchema)).toEqual(theirs);
+    }
   });
 
   it('lets a viewer read, an editor write, and refuses a viewer every write with 403', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { programSettingsSchema } from '../../src/schemas/program-settings';
 import { expectError, expectOk } from '../support/http';
 import { tenantPath } from '../support/segments';
-import { addMember, createTenant, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, otherTenants, portalCall, type TestMember } from '../support/world';
 
 /** Program settings (CONTRACT.md, Program settings): defaults until saved, PUT replaces the whole document, admins write. */
 
@@ -84,12 +84,14 @@ describe('PUT /tenant/{t}/program-settings', () => {
     expect(await read(tenant.owner, tenant.id)).toEqual({ ...defaults, updated_at: null });
   });
 
-  it("is the tenant's own: another tenant's settings neither show nor change, and a non-member gets 404", async () => {
-    const [mine, theirs] = await Promise.all([createTenant(), createTenant()]);
-    expectOk(await put(theirs.owner, theirs.id, full), 200, programSettingsSchema);
-    expect(await read(mine.owner, mine.id)).toEqual({ ...defaults, updated_at: null });
-    expectError(await put(mine.owner, theirs.id, { timezone: 'Asia/Tokyo' }), 404, 'NOT_FOUND', 'Tenant not found');
-    expectError(await portalCall(mine.owner, 'GET', settingsPath(theirs.id)), 404, 'NOT_FOUND', 'Tenant not found');
-    expect((await read(theirs.owner, theirs.id)).timezone).toBe('Europe/Paris');
+  it("is the tenant's own: another tenant's settings (on another shard and on the same one) neither show nor change, and a non-member gets 404", async () => {
+    const mine = await createTenant();
+    for (const theirs of await otherTenants(mine.id)) {
+      expectOk(await put(theirs.owner, theirs.id, full), 200, programSettingsSchema);
+      expect(await read(mine.owner, mine.id)).toEqual({ ...defaults, updated_at: null });
+      expectError(await put(mine.owner, theirs.id, { timezone: 'Asia/Tokyo' }), 404, 'NOT_FOUND', 'Tenant not found');
+      expectError(await portalCall(mine.owner, 'GET', settingsPath(theirs.id)), 404, 'NOT_FOUND', 'Tenant not found');
+      expect((await read(theirs.owner, theirs.id)).timezone).toBe('Europe/Paris');
+    }
   });
 });

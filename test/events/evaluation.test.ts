@@ -11,7 +11,7 @@ import { insertReward, redeem } from '../support/rewards';
 import { amounts, createRuleViaApi, EVENTS_PATH, givingRules, recordEvent, ruleViaApi } from '../support/rules';
 import { createCohort, defineAttribute, rulesOf, tenantPath } from '../support/segments';
 import { createEndpoint, deliverPending, newInbox, received, verifiedEvent } from '../support/webhooks';
-import { createTenant, createTestApiKey, gatewayCall, portalCall, type TestApiKey, type TestTenant } from '../support/world';
+import { createTenant, createTestApiKey, gatewayCall, otherTenants, portalCall, type TestApiKey, type TestTenant } from '../support/world';
 
 /**
  * What `POST /gateway/events` does with the tenant's rules (CONTRACT.md, Events and earning rules;
@@ -22,8 +22,9 @@ import { createTenant, createTestApiKey, gatewayCall, portalCall, type TestApiKe
 
 type Predicate = { type: string; key?: string; op: string; value?: string };
 
-async function setup(label = 'eval') {
-  const tenant = await createTenant(label);
+/** `given`: a tenant to key (one of `otherTenants`), else a new one. */
+async function setup(label = 'eval', given?: TestTenant) {
+  const tenant = given ?? (await createTenant(label));
   const key = await createTestApiKey(tenant.id);
   return { tenant, key };
 }
@@ -356,23 +357,26 @@ describe('the request', () => {
     expect(list.total_count).toBe(2);
   });
 
-  it("a suspended customer is 409 CUSTOMER_NOT_ACTIVE; an unknown customer or another tenant's is 404; nothing is written", async () => {
+  it("a suspended customer is 409 CUSTOMER_NOT_ACTIVE; an unknown customer or another tenant's (on another shard and on the same one) is 404; nothing is written", async () => {
     const { tenant, key } = await setup();
-    const other = await setup('eval-other');
+    const strangers: { other: { key: TestApiKey }; stranger: { id: string } }[] = [];
+    for (const otherTenant of await otherTenants(tenant.id, 'eval-other')) {
+      const other = await setup('eval-other', otherTenant);
+      strangers.push({ other, stranger: await createCustomerViaApi(other.key) });
+    }
     await createRuleViaApi(tenant.owner, tenant.id, {});
     const customer = await createCustomerViaApi(key);
-    const stranger = await createCustomerViaApi(other.key);
     expect((await portalCall(tenant.owner, 'PATCH', tenantPath(tenant.id, `/customers/${customer.id}`), { status: 'suspended' })).status).toBe(200);
     const post = (userId: string, query = '') => gatewayCall(key, 'POST', `${EVENTS_PATH}${query}`, { body: { type: 'order.paid', user_id: userId } });
     for (const query of ['', '?dry_run=true']) {
       const suspended = expectError(await post(customer.id, query), 409, 'CUSTOMER_NOT_ACTIVE');
       expect(suspended.errors.map((error) => error.path)).toEqual(['user_id']);
-      expectError(await post(stranger.id, query), 404, 'NOT_FOUND');
+      for (const { stranger } of strangers) expectError(await post(stranger.id, query), 404, 'NOT_FOUND');
       expectError(await post('cus_missing', query), 404, 'NOT_FOUND');
     }
     const list = expectOk(await gatewayCall(key, 'GET', EVENTS_PATH), 200, pageSchema(eventSchema));
     expect(list.total_count).toBe(0);
-    expect(await balanceOf(other.key, stranger.id)).toEqual({ xp_balance: '0', lifetime_xp: '0' });
+    for (const { other, stranger } of strangers) expect(await balanceOf(other.key, stranger.id)).toEqual({ xp_balance: '0', lifetime_xp: '0' });
   });
 
   it('an idempotent replay answers the same bytes and writes nothing twice; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED', async () => {

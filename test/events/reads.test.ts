@@ -6,15 +6,15 @@ import { eventSchema, type EventView } from '../../src/schemas/event';
 import { createCustomerViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
 import { tenantPath } from '../support/segments';
-import { addMember, createTenant, createTestApiKey, gatewayCall, portalCall, type TestApiKey, type TestTenant } from '../support/world';
+import { addMember, createTenant, createTestApiKey, gatewayCall, otherTenants, portalCall, type TestApiKey, type TestTenant } from '../support/world';
 
 /** Reads of reported events on both surfaces (CONTRACT.md, Events and earning rules): newest first, filters, effects in order, tenants apart. */
 
 const GATEWAY = '/api/v1/gateway/events';
 const eventPage = pageSchema(eventSchema);
 
-async function world() {
-  const tenant = await createTenant();
+async function world(given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   const key = await createTestApiKey(tenant.id);
   const rule = (body: Record<string, unknown>) => portalCall(tenant.owner, 'POST', tenantPath(tenant.id, '/earning-rules'), { event_type: 'order.paid', ...body });
   const first = expectOk(await rule({ name: 'Base', priority: 2, effect: { kind: 'fixed', amount: '10' } }), 201, earningRuleSchema);
@@ -95,17 +95,19 @@ describe('GET /gateway/events/{id} and /tenant/{t}/events/{id}', () => {
 });
 
 describe('tenants apart', () => {
-  it("never show another tenant's events: 404 by id, absent from lists and filters", async () => {
+  it("never show another tenant's events: 404 by id, absent from lists and filters (on another shard and on the same one)", async () => {
     const mine = await world();
-    const theirs = await world();
-    const event = await report(theirs.key, { user_id: theirs.ann, type: 'order.paid', properties: { total: 3 } });
-    expectError(await gatewayCall(mine.key, 'GET', `${GATEWAY}/${event.id}`), 404, 'NOT_FOUND', 'Event not found');
-    expectError(await portalCall(mine.tenant.owner, 'GET', portalEvents(mine.tenant, `/${event.id}`)), 404, 'NOT_FOUND', 'Event not found');
-    expectError(await portalCall(mine.tenant.owner, 'GET', portalEvents(theirs.tenant, `/${event.id}`)), 404, 'NOT_FOUND', 'Tenant not found');
-    for (const query of ['', `?user_id=${theirs.ann}`, '?type=order.paid']) {
-      expect(expectOk(await gatewayCall(mine.key, 'GET', `${GATEWAY}${query}`), 200, eventPage)).toMatchObject({ items: [], total_count: 0 });
-      expect(expectOk(await portalCall(mine.tenant.owner, 'GET', portalEvents(mine.tenant, query)), 200, eventPage)).toMatchObject({ items: [], total_count: 0 });
+    for (const other of await otherTenants(mine.tenant.id)) {
+      const theirs = await world(other);
+      const event = await report(theirs.key, { user_id: theirs.ann, type: 'order.paid', properties: { total: 3 } });
+      expectError(await gatewayCall(mine.key, 'GET', `${GATEWAY}/${event.id}`), 404, 'NOT_FOUND', 'Event not found');
+      expectError(await portalCall(mine.tenant.owner, 'GET', portalEvents(mine.tenant, `/${event.id}`)), 404, 'NOT_FOUND', 'Event not found');
+      expectError(await portalCall(mine.tenant.owner, 'GET', portalEvents(theirs.tenant, `/${event.id}`)), 404, 'NOT_FOUND', 'Tenant not found');
+      for (const query of ['', `?user_id=${theirs.ann}`, '?type=order.paid']) {
+        expect(expectOk(await gatewayCall(mine.key, 'GET', `${GATEWAY}${query}`), 200, eventPage)).toMatchObject({ items: [], total_count: 0 });
+        expect(expectOk(await portalCall(mine.tenant.owner, 'GET', portalEvents(mine.tenant, query)), 200, eventPage)).toMatchObject({ items: [], total_count: 0 });
+      }
+      expect(expectOk(await gatewayCall(theirs.key, 'GET', GATEWAY), 200, eventPage).items).toEqual([event]);
     }
-    expect(expectOk(await gatewayCall(theirs.key, 'GET', GATEWAY), 200, eventPage).items).toEqual([event]);
   });
 });

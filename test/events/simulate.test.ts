@@ -7,7 +7,7 @@ import { createCustomerViaApi, createTierViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
 import { createRuleViaApi, EVENTS_PATH, recordEvent, ruleViaApi, simulateCall } from '../support/rules';
 import { tenantPath } from '../support/segments';
-import { addMember, createTenant, createTestApiKey, gatewayCall, portalCall, type TestApiKey } from '../support/world';
+import { addMember, createTenant, createTestApiKey, gatewayCall, otherTenants, portalCall, type TestApiKey, type TestTenant } from '../support/world';
 
 /**
  * `POST /tenant/{t}/earning-rules/simulate` and `POST /gateway/events?dry_run=true` (CONTRACT.md,
@@ -15,8 +15,8 @@ import { addMember, createTenant, createTestApiKey, gatewayCall, portalCall, typ
  * event then recorded.
  */
 
-async function setup(label = 'simulate') {
-  const tenant = await createTenant(label);
+async function setup(label = 'simulate', given?: TestTenant) {
+  const tenant = given ?? (await createTenant(label));
   const key = await createTestApiKey(tenant.id);
   const customer = await createCustomerViaApi(key);
   return { tenant, key, customer };
@@ -144,14 +144,16 @@ describe('who may simulate', () => {
     expectError(await simulateCall(viewer, tenant.id, { user_id: customer.id }), 403, 'FORBIDDEN');
   });
 
-  it("another tenant's customer, or a tenant the member is not in, is 404 (event reads: reads.test.ts)", async () => {
+  it("another tenant's customer, or a tenant the member is not in, is 404, on another shard and on the same one (event reads: reads.test.ts)", async () => {
     const mine = await setup('simulate-mine');
-    const theirs = await setup('simulate-theirs');
-    await createRuleViaApi(theirs.tenant.owner, theirs.tenant.id, {});
-    expectError(await simulateCall(mine.tenant.owner, mine.tenant.id, { user_id: theirs.customer.id }), 404, 'NOT_FOUND');
-    expectError(await dryRun(mine.key, { user_id: theirs.customer.id }), 404, 'NOT_FOUND');
-    expectError(await simulateCall(mine.tenant.owner, theirs.tenant.id, { user_id: theirs.customer.id }), 404, 'NOT_FOUND');
-    // Their rule stands ready: the owner of their tenant gets it for the same body.
-    expect(expectOk(await simulateCall(theirs.tenant.owner, theirs.tenant.id, { user_id: theirs.customer.id }), 200, simulationSchema).xp_awarded).toBe('10');
+    for (const other of await otherTenants(mine.tenant.id, 'simulate-theirs')) {
+      const theirs = await setup('simulate-theirs', other);
+      await createRuleViaApi(theirs.tenant.owner, theirs.tenant.id, {});
+      expectError(await simulateCall(mine.tenant.owner, mine.tenant.id, { user_id: theirs.customer.id }), 404, 'NOT_FOUND');
+      expectError(await dryRun(mine.key, { user_id: theirs.customer.id }), 404, 'NOT_FOUND');
+      expectError(await simulateCall(mine.tenant.owner, theirs.tenant.id, { user_id: theirs.customer.id }), 404, 'NOT_FOUND');
+      // Their rule stands ready: the owner of their tenant gets it for the same body.
+      expect(expectOk(await simulateCall(theirs.tenant.owner, theirs.tenant.id, { user_id: theirs.customer.id }), 200, simulationSchema).xp_awarded).toBe('10');
+    }
   });
 });

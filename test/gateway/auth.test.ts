@@ -12,7 +12,7 @@ import { internalTransactionSchema } from '../../src/schemas/internal-transactio
 import { unixSeconds } from '../../src/lib/time';
 import { call, expectError, expectOk, type JsonResponse } from '../support/http';
 import { errorLog } from '../support/logs';
-import { createTenant, createTestApiKey, db, portalCall, registerKeyId, services, type TestApiKey } from '../support/world';
+import { createTenant, createTestApiKey, db, otherTenants, portalCall, registerKeyId, services, type TestApiKey } from '../support/world';
 
 const TOLERANCE = Number(env.SIGNATURE_TOLERANCE_SECONDS);
 const TX_PATH = '/api/v1/gateway/internal-transactions';
@@ -295,16 +295,17 @@ describe('gateway authentication: key status and tenant', () => {
     expect(await db(tenant.id).select().from(idempotencyRecords).where(eq(idempotencyRecords.tenantId, tenant.id))).toHaveLength(1);
   });
 
-  it('answers 404, not 200, when a key of another tenant reads this tenant’s transaction', async () => {
+  it('answers 404, not 200, when a key of another tenant (on another shard and on the same one) reads this tenant’s transaction', async () => {
     const mine = await createTenant();
-    const theirs = await createTenant();
-    const theirKey = await createTestApiKey(theirs.id);
     const userId = await seedCustomer(mine.id);
     const txId = newId('itx');
     await db(mine.id).insert(internalTransactions).values({ id: txId, tenantId: mine.id, userId, type: 'xp_earn', amount: 5, status: 'completed' });
     const myKey = await createTestApiKey(mine.id);
     expect(expectOk(await send(myKey, 'GET', `${TX_PATH}/${txId}`), 200, internalTransactionSchema).id).toBe(txId);
-    expectError(await send(theirKey, 'GET', `${TX_PATH}/${txId}`), 404, 'NOT_FOUND');
+    for (const theirs of await otherTenants(mine.id)) {
+      const theirKey = await createTestApiKey(theirs.id);
+      expectError(await send(theirKey, 'GET', `${TX_PATH}/${txId}`), 404, 'NOT_FOUND');
+    }
   });
 });
 

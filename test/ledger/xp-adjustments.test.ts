@@ -4,7 +4,7 @@ import { internalTransactionSchema } from '../../src/schemas/internal-transactio
 import { expectError, expectOk } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { portalRequest, race } from '../support/race';
-import { addMember, createPerson, createTenant, portalCall, type TestMember } from '../support/world';
+import { addMember, createPerson, createTenant, otherTenants, portalCall, type TestMember } from '../support/world';
 
 const adjustPath = (tenantId: string, userId: string) => `/api/v1/tenant/${tenantId}/customers/${userId}/xp-adjustments`;
 const adjust = (member: { token: string }, tenantId: string, userId: string, body: unknown) =>
@@ -83,13 +83,14 @@ describe('POST /tenant/{tenantId}/customers/{userId}/xp-adjustments', () => {
     expectError(await adjust(tenant.owner, tenant.id, 'cus_missing', { amount: '5', notes: 'x' }), 404, 'NOT_FOUND', 'Customer not found');
   });
 
-  it("answers 404 for another tenant's customer, and for a tenant the caller is not a member of", async () => {
+  it("answers 404 for another tenant's customer, and for a tenant the caller is not a member of (on another shard and on the same one)", async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
-    const theirs = await createCustomer(other.id, { xp: 50 });
-    expectError(await adjust(tenant.owner, tenant.id, theirs, { amount: '-50', notes: 'x' }), 404, 'NOT_FOUND');
-    expectError(await adjust(tenant.owner, other.id, theirs, { amount: '-50', notes: 'x' }), 404, 'NOT_FOUND');
-    expect(await ledgerState(other.id, theirs)).toMatchObject({ balance: 50, entries: 1 });
+    for (const other of await otherTenants(tenant.id)) {
+      const theirs = await createCustomer(other.id, { xp: 50 });
+      expectError(await adjust(tenant.owner, tenant.id, theirs, { amount: '-50', notes: 'x' }), 404, 'NOT_FOUND');
+      expectError(await adjust(tenant.owner, other.id, theirs, { amount: '-50', notes: 'x' }), 404, 'NOT_FOUND');
+      expect(await ledgerState(other.id, theirs)).toMatchObject({ balance: 50, entries: 1 });
+    }
   });
 
   it('answers 401 for an invalid token and 404 for a person who is not a member', async () => {

@@ -4,7 +4,7 @@ import { internalTransactionSchema } from '../../src/schemas/internal-transactio
 import { expectError, expectOk } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { gatewayRequest, race } from '../support/race';
-import { createTenant, createTestApiKey, gatewayCall, type TestApiKey } from '../support/world';
+import { createTenant, createTestApiKey, gatewayCall, otherTenants, type TestApiKey } from '../support/world';
 
 const XP = '/api/v1/gateway/xp';
 
@@ -68,12 +68,13 @@ describe('POST /gateway/xp', () => {
     expect(body.errors[0]?.path).toBe('user_id');
   });
 
-  it("answers 404 for another tenant's customer and leaves its balance alone", async () => {
-    const { key } = await setup();
-    const other = await createTenant();
-    const userId = await createCustomer(other.id);
-    expectError(await earn(key, { user_id: userId, type: 'xp_earn', amount: '10' }), 404, 'NOT_FOUND');
-    expect(await ledgerState(other.id, userId)).toMatchObject({ balance: 0, entries: 0 });
+  it("answers 404 for another tenant's customer and leaves its balance alone (on another shard and on the same one)", async () => {
+    const { tenant, key } = await setup();
+    for (const other of await otherTenants(tenant.id)) {
+      const userId = await createCustomer(other.id);
+      expectError(await earn(key, { user_id: userId, type: 'xp_earn', amount: '10' }), 404, 'NOT_FOUND');
+      expect(await ledgerState(other.id, userId)).toMatchObject({ balance: 0, entries: 0 });
+    }
   });
 
   it.each([

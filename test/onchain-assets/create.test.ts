@@ -10,7 +10,7 @@ import { deployReference, fundedRelayer, publicClientFor } from '../support/chai
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { deliver, relayerEnv, runCron } from '../support/settlement';
-import { addMember, createTenant, createTenantBeside, db, directory, everyShard, portalCall, type TestTenant } from '../support/world';
+import { addMember, createTenant, db, directory, everyShard, otherTenants, portalCall, type TestTenant } from '../support/world';
 import { assetsPath } from './helpers';
 
 let relayer: Awaited<ReturnType<typeof fundedRelayer>>;
@@ -117,30 +117,33 @@ describe('register an existing contract', () => {
     const sameAddress = expectError(await create(tenant, { ...first, key: 'other', asset_address: erc721.toLowerCase() }), 409, 'CONFLICT');
     expect(sameAddress.errors).toEqual([{ path: 'asset_address', message: 'This contract is already registered on chain 31337 in this tenant' }]);
 
-    // Keys are per tenant, not per database: another tenant on the same shard uses the same key for a contract of its own.
-    const other = await createTenantBeside(tenant.id);
-    expectOk(await create(other, { ...first, asset_address: await ownContract('erc721') }), 201, onchainAssetSchema);
+    // Keys are per tenant, not per database: another tenant, on another shard or on the same one, uses the same key for a contract of its own.
+    for (const other of await otherTenants(tenant.id)) {
+      expectOk(await create(other, { ...first, asset_address: await ownContract('erc721') }), 201, onchainAssetSchema);
+    }
   });
 
-  it('409 for a contract another tenant registered, in any letter case, without naming that tenant; deleting it does not release it', async () => {
+  it('409 for a contract another tenant (on another shard or on the same one) registered, in any letter case, without naming that tenant; deleting it does not release it', async () => {
     const contract = await ownContract('erc20');
     const holder = await createTenant();
     const body = { type: 'erc20', chain_id: 31337, key: 'xp', name: 'XP', symbol: 'XP', decimals: 0, asset_address: contract };
     const held = expectOk(await create(holder, body), 201, onchainAssetSchema);
 
-    const attacker = await createTenant();
-    for (const address of [contract, contract.toLowerCase()]) {
-      const refused = expectError(await create(attacker, { ...body, asset_address: address }), 409, 'CONFLICT', HELD_ELSEWHERE);
-      expect(refused.errors).toEqual([{ path: 'asset_address', message: HELD_ELSEWHERE }]);
-      expect(JSON.stringify(refused)).not.toContain(holder.id);
+    const attackers = await otherTenants(holder.id, 'attacker');
+    for (const attacker of attackers) {
+      for (const address of [contract, contract.toLowerCase()]) {
+        const refused = expectError(await create(attacker, { ...body, asset_address: address }), 409, 'CONFLICT', HELD_ELSEWHERE);
+        expect(refused.errors).toEqual([{ path: 'asset_address', message: HELD_ELSEWHERE }]);
+        expect(JSON.stringify(refused)).not.toContain(holder.id);
+      }
     }
     expectOk(await portalCall(holder.owner, 'DELETE', assetsPath(holder.id, `/${held.id}`)), 200, successFlagSchema);
-    expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
+    for (const attacker of attackers) expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
     // The holder itself may register it again.
     expectOk(await create(holder, body), 201, onchainAssetSchema);
   });
 
-  it('409 for a contract the platform deployed for another tenant, even before its receipt is followed', async () => {
+  it('409 for a contract the platform deployed for another tenant (on another shard or on the same one), even before its receipt is followed', async () => {
     const holder = await createTenant();
     const deployed = expectOk(await create(holder, { type: 'erc721', chain_id: 31337, key: 'badge', name: 'Badge', symbol: 'BDG' }), 201, onchainAssetSchema);
     const worker = relayerEnv(relayer.privateKey);
@@ -150,11 +153,11 @@ describe('register an existing contract', () => {
     const receipt = await publicClientFor(31337).getTransactionReceipt({ hash: attempt!.txHash as `0x${string}` });
     const address = getAddress(receipt.contractAddress!);
 
-    const attacker = await createTenant();
+    const attackers = await otherTenants(holder.id, 'attacker');
     const body = { type: 'erc721', chain_id: 31337, key: 'badge', name: 'Mine', symbol: 'MINE', asset_address: address };
-    expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
+    for (const attacker of attackers) expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
     await runCron(worker);
-    expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
+    for (const attacker of attackers) expectError(await create(attacker, body), 409, 'CONFLICT', HELD_ELSEWHERE);
     expect((await portalCall(holder.owner, 'GET', assetsPath(holder.id, `/${deployed.id}`))).body).toMatchObject({ data: { status: 'active', asset_address: address } });
   });
 

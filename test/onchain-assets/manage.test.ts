@@ -8,7 +8,7 @@ import { onchainAssetSchema } from '../../src/schemas/internal-transaction';
 import { reconciliationSchema } from '../../src/schemas/onchain-asset';
 import { expectError, expectOk } from '../support/http';
 import { insertReward } from '../support/rewards';
-import { addMember, createTenant, db, portalCall } from '../support/world';
+import { addMember, createTenant, db, otherTenants, portalCall } from '../support/world';
 import { randomAddress } from '../support/rewards';
 import { assetsPath, insertAssetRow } from './helpers';
 
@@ -20,7 +20,7 @@ describe('list', () => {
     const a = await insertAssetRow(tenant.id, { key: 'xp', createdAt: '2026-01-01T00:00:01.000Z' });
     const b = await insertAssetRow(tenant.id, { type: 'erc721', key: 'badge', createdAt: '2026-01-01T00:00:02.000Z' });
     const c = await insertAssetRow(tenant.id, { type: 'erc1155', chainId: 31338, createdAt: '2026-01-01T00:00:03.000Z' });
-    await insertAssetRow((await createTenant()).id, { key: 'xp' }); // another tenant's: never listed
+    for (const other of await otherTenants(tenant.id)) await insertAssetRow(other.id, { key: 'xp' }); // other tenants' (on another shard and on the same one): never listed
     const list = async (query: string) => expectOk(await portalCall(tenant.owner, 'GET', assetsPath(tenant.id, query)), 200, assetPage);
 
     const all = await list('');
@@ -170,22 +170,23 @@ describe('delete', () => {
 });
 
 describe('tenants and roles', () => {
-  it('404 on every route for another tenant\'s asset, which stays untouched', async () => {
+  it('404 on every route for another tenant\'s asset (on another shard and on the same one), which stays untouched', async () => {
     const owner = await createTenant();
-    const other = await createTenant();
     const asset = await insertAssetRow(owner.id, { key: 'xp' });
-    const url = assetsPath(other.id, `/${asset.id}`);
-    for (const [method, path, body] of [
-      ['GET', url, undefined],
-      ['PATCH', url, { name: 'Stolen' }],
-      ['PATCH', url, { status: 'inactive' }],
-      ['DELETE', url, undefined],
-      ['GET', `${url}/reconciliation`, undefined],
-    ] as const) {
-      expectError(await portalCall(other.owner, method, path, body), 404, 'NOT_FOUND', 'Onchain asset not found');
+    for (const other of await otherTenants(owner.id)) {
+      const url = assetsPath(other.id, `/${asset.id}`);
+      for (const [method, path, body] of [
+        ['GET', url, undefined],
+        ['PATCH', url, { name: 'Stolen' }],
+        ['PATCH', url, { status: 'inactive' }],
+        ['DELETE', url, undefined],
+        ['GET', `${url}/reconciliation`, undefined],
+      ] as const) {
+        expectError(await portalCall(other.owner, method, path, body), 404, 'NOT_FOUND', 'Onchain asset not found');
+      }
+      const list = expectOk(await portalCall(other.owner, 'GET', assetsPath(other.id)), 200, assetPage);
+      expect(list.items).toEqual([]);
     }
-    const list = expectOk(await portalCall(other.owner, 'GET', assetsPath(other.id)), 200, assetPage);
-    expect(list.items).toEqual([]);
     const [row] = await db(owner.id).select().from(onchainAssets).where(and(eq(onchainAssets.id, asset.id), eq(onchainAssets.tenantId, owner.id)));
     expect(row).toMatchObject({ name: asset.name, status: 'active' });
   });

@@ -16,7 +16,7 @@ import { newId } from '../../src/lib/ids';
 import { reconciliationSchema } from '../../src/schemas/onchain-asset';
 import { expectOk } from '../support/http';
 import { createCustomer } from '../support/ledger';
-import { createTenant, createTenantBeside, db, portalCall, type TestTenant } from '../support/world';
+import { createTenant, db, otherTenants, portalCall, type TestTenant } from '../support/world';
 import { randomAddress } from '../support/rewards';
 import { assetsPath, insertAssetRow } from './helpers';
 
@@ -85,9 +85,8 @@ describe('XP token', () => {
     await balance(xp, short, (7n * E18).toString());
     // unknownToLedger: tokens onchain the ledger never settled.
     await balance(xp, unknownToLedger, '5');
-    // Another tenant's rows never count: on the tenant's shard, only the reconciliation's tenant filter keeps them out.
-    const other = await createTenantBeside(tenant.id);
-    await ledgerEntry(xp, other.id, await createCustomer(other.id), 77);
+    // Other tenants' rows never count, on another shard or on the tenant's (there only the reconciliation's tenant filter keeps them out).
+    for (const other of await otherTenants(tenant.id)) await ledgerEntry(xp, other.id, await createCustomer(other.id), 77);
 
     const result = await reconcile(tenant, xp);
     expect(result).toEqual({

@@ -6,7 +6,7 @@ import { getExport as getExportService } from '../../src/services/exports';
 import { call, expectError, expectOk } from '../support/http';
 import { completedExport, exportsPath, pathOf, requestExport } from '../support/exports';
 import { createCohort, rulesOf } from '../support/segments';
-import { createTenant, portalCall, services } from '../support/world';
+import { createTenant, otherTenants, portalCall, services } from '../support/world';
 
 /**
  * The export routes over HTTP: validation (422 naming the field), an unknown or foreign cohort
@@ -32,11 +32,11 @@ describe('POST /exports', () => {
     if (message !== undefined) expect(error.errors[0]!.message).toMatch(message);
   });
 
-  it("404 for an unknown cohort and for another tenant's cohort", async () => {
+  it("404 for an unknown cohort and for another tenant's cohort (on another shard and on the same one)", async () => {
     const tenant = await createTenant('export-cohort-404');
-    const other = await createTenant('export-cohort-other');
-    const foreign = await createCohort(other.owner, other.id, activeRules);
-    for (const cohortId of ['coh_missing', foreign.id]) {
+    const foreign = [];
+    for (const other of await otherTenants(tenant.id, 'export-cohort-other')) foreign.push((await createCohort(other.owner, other.id, activeRules)).id);
+    for (const cohortId of ['coh_missing', ...foreign]) {
       const error = expectError(await portalCall(tenant.owner, 'POST', exportsPath(tenant.id), { kind: 'cohort_members', cohort_id: cohortId }), 404, 'NOT_FOUND', 'Cohort not found');
       expect(error.errors).toEqual([{ path: 'cohort_id', message: 'Cohort not found' }]);
     }
@@ -52,9 +52,8 @@ describe('POST /exports', () => {
 });
 
 describe('GET /exports and /exports/{exportId}', () => {
-  it("lists newest first, paged; a completed job carries a link, a queued one none; another tenant's export is a 404", async () => {
+  it("lists newest first, paged; a completed job carries a link, a queued one none; another tenant's export is a 404 (on another shard and on the same one)", async () => {
     const tenant = await createTenant('export-list');
-    const other = await createTenant('export-list-other');
     const done = await completedExport(tenant.owner, tenant.id, { kind: 'customers' });
     const queued = await requestExport(tenant.owner, tenant.id, { kind: 'internal_transactions' });
     const page = expectOk(await portalCall(tenant.owner, 'GET', exportsPath(tenant.id, '?limit=1')), 200, pageSchema(exportJobSchema));
@@ -63,7 +62,9 @@ describe('GET /exports and /exports/{exportId}', () => {
     const second = expectOk(await portalCall(tenant.owner, 'GET', exportsPath(tenant.id, '?limit=1&page=2')), 200, pageSchema(exportJobSchema));
     expect(second.items[0]).toMatchObject({ id: done.id, status: 'completed' });
     expect(second.items[0]!.download_url).toMatch(new RegExp(`^https://loyalty\\.test/api/v1/files/exports/${done.id}\\?expires=\\d+&signature=[\\w-]{43}$`));
-    expectError(await portalCall(other.owner, 'GET', exportsPath(other.id, `/${done.id}`)), 404, 'NOT_FOUND', 'Export not found');
+    for (const other of await otherTenants(tenant.id, 'export-list-other')) {
+      expectError(await portalCall(other.owner, 'GET', exportsPath(other.id, `/${done.id}`)), 404, 'NOT_FOUND', 'Export not found');
+    }
     expectError(await portalCall(tenant.owner, 'GET', exportsPath(tenant.id, '/exp_missing')), 404, 'NOT_FOUND', 'Export not found');
   });
 
@@ -99,12 +100,12 @@ describe('GET /files/exports/{exportId} (the signed download link)', () => {
     expectError(await call('GET', pathOf(issuedTwoHoursAgo.download_url!)), 404, 'NOT_FOUND', /has expired/);
   });
 
-  it("404 for a tampered link: another MAC, another export, another tenant's export, a later expiry", async () => {
+  it("404 for a tampered link: another MAC, another export, another tenant's export (on another shard and on the same one), a later expiry", async () => {
     const tenant = await createTenant('export-link-tampered');
-    const other = await createTenant('export-link-other');
     const job = await completedExport(tenant.owner, tenant.id, { kind: 'customers' });
     const sibling = await completedExport(tenant.owner, tenant.id, { kind: 'internal_transactions' });
-    const foreign = await completedExport(other.owner, other.id, { kind: 'customers' });
+    const foreign = [];
+    for (const other of await otherTenants(tenant.id, 'export-link-other')) foreign.push((await completedExport(other.owner, other.id, { kind: 'customers' })).id);
     const link = new URL(job.download_url!);
     expect(link.pathname).toBe(`/api/v1/files/exports/${job.id}`);
     const expires = Number(link.searchParams.get('expires'));
@@ -114,7 +115,7 @@ describe('GET /files/exports/{exportId} (the signed download link)', () => {
     for (const url of [
       fileUrl(job.id, `expires=${expires}&signature=${flipped}`),
       fileUrl(sibling.id, `expires=${expires}&signature=${signature}`),
-      fileUrl(foreign.id, `expires=${expires}&signature=${signature}`),
+      ...foreign.map((exportId) => fileUrl(exportId, `expires=${expires}&signature=${signature}`)),
       fileUrl(job.id, `expires=${expires + 3600}&signature=${signature}`),
     ]) {
       expectError(await call('GET', url), 404, 'NOT_FOUND', 'File not found');

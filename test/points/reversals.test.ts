@@ -8,7 +8,7 @@ import { expectError, expectOk, type JsonResponse } from '../support/http';
 import { createCustomer, ledgerState } from '../support/ledger';
 import { DAY_MS, debit, earn, lotRow, lotsOf, pointsOf, pointsWorld, runLotJobsAt, setPoints, transactionOf, type PointsWorld } from '../support/points';
 import { envWithShard, gatewayRequest, interleavedD1, portalRequest, race, requestTask } from '../support/race';
-import { db, gatewayCall, shardD1 } from '../support/world';
+import { createTestApiKey, db, gatewayCall, otherTenants, shardD1 } from '../support/world';
 
 /** POST /gateway/internal-transactions/{id}/reverse (CONTRACT.md, Point lifecycle: returns). */
 
@@ -154,13 +154,15 @@ describe('refusals', () => {
     expectError(await reverse(w, credit.id), 409, 'CREDIT_SETTLING');
   });
 
-  it("404 for an unknown id and for another tenant's credit", async () => {
+  it("404 for an unknown id and for another tenant's credit (on another shard and on the same one)", async () => {
     const w = await pointsWorld();
-    const theirs = await pointsWorld();
-    const credit = await earn(theirs, 50);
     expectError(await reverse(w, 'itx_missing'), 404, 'NOT_FOUND');
-    expectError(await reverse(w, credit.id), 404, 'NOT_FOUND');
-    expect(await pointsOf(theirs)).toMatchObject({ xp_balance: '50' });
+    for (const tenant of await otherTenants(w.tenant.id)) {
+      const theirs: PointsWorld = { tenant, key: await createTestApiKey(tenant.id), userId: await createCustomer(tenant.id) };
+      const credit = await earn(theirs, 50);
+      expectError(await reverse(w, credit.id), 404, 'NOT_FOUND');
+      expect(await pointsOf(theirs)).toMatchObject({ xp_balance: '50' });
+    }
   });
 
   it('400 IDEMPOTENCY_KEY_REQUIRED without a key; a replay with the same key answers the same body and reverses once', async () => {

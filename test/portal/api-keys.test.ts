@@ -3,7 +3,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { apiKeySchema, createdApiKeySchema } from '../../src/schemas/api-key';
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
-import { addMember, createTenant, createTenantBeside, createTestApiKey, gatewayCall, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, createTestApiKey, gatewayCall, otherTenants, portalCall, type TestMember } from '../support/world';
 
 const keysPath = (tenantId: string) => `/api/v1/tenant/${tenantId}/api-keys`;
 const revokePath = (tenantId: string, id: string) => `${keysPath(tenantId)}/${id}/revoke`;
@@ -71,10 +71,11 @@ describe('POST /tenant/{tenantId}/api-keys', () => {
     expectError(await portalCall(member, 'POST', keysPath(tenant.id), { name: 'k' }), 403, 'FORBIDDEN');
   });
 
-  it('answers 404 tenant not found to a person of another tenant', async () => {
+  it('answers 404 tenant not found to a person of another tenant (on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
-    expectError(await portalCall(other.owner, 'POST', keysPath(tenant.id), { name: 'k' }), 404, 'NOT_FOUND', 'Tenant not found');
+    for (const other of await otherTenants(tenant.id)) {
+      expectError(await portalCall(other.owner, 'POST', keysPath(tenant.id), { name: 'k' }), 404, 'NOT_FOUND', 'Tenant not found');
+    }
   });
 
   it('answers 401 without a token', async () => {
@@ -86,15 +87,15 @@ describe('POST /tenant/{tenantId}/api-keys', () => {
 describe('POST /tenant/{tenantId}/api-keys: at most 20 active keys per tenant', () => {
   const atTheCap = 'A tenant has at most 20 active API keys (neither revoked nor expired): revoke one first';
 
-  it('one more is 409 until one is revoked; revoked and expired keys do not count, nor another tenant’s', async () => {
+  it('one more is 409 until one is revoked; revoked and expired keys do not count, nor another tenant’s (on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    // On the tenant's shard: only the count's tenant filter leaves its key out.
-    const other = await createTenantBeside(tenant.id);
+    // On the tenant's shard, only the count's tenant filter leaves the other tenant's key out.
+    const others = await otherTenants(tenant.id);
     await createTestApiKey(tenant.id, { expiresAt: '2020-01-01T00:00:00.000Z' });
     const revoked = await createKey(tenant.owner, tenant.id, { name: 'Revoked' });
     expectOk(await portalCall(tenant.owner, 'POST', revokePath(tenant.id, revoked.id)), 200, apiKeySchema);
     await Promise.all(Array.from({ length: 19 }, () => createTestApiKey(tenant.id)));
-    await createTestApiKey(other.id);
+    for (const other of others) await createTestApiKey(other.id);
 
     const twentieth = await createKey(tenant.owner, tenant.id, { name: 'Twentieth' });
     const refused = expectError(await portalCall(tenant.owner, 'POST', keysPath(tenant.id), { name: 'One more' }), 409, 'CONFLICT', atTheCap);
@@ -142,10 +143,9 @@ describe('GET /tenant/{tenantId}/api-keys', () => {
     }
   });
 
-  it('answers an empty page with total_pages 0 and never lists another tenant’s keys', async () => {
+  it('answers an empty page with total_pages 0 and never lists another tenant’s keys (on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenantBeside(tenant.id);
-    await createTestApiKey(other.id);
+    for (const other of await otherTenants(tenant.id)) await createTestApiKey(other.id);
     const page = await listKeys(tenant.owner, tenant.id);
     expect(page).toEqual({ items: [], total_count: 0, page: 1, limit: 20, total_pages: 0, has_next_page: false });
   });
@@ -166,10 +166,11 @@ describe('GET /tenant/{tenantId}/api-keys', () => {
     expectError(await portalCall(member, 'GET', keysPath(tenant.id)), 403, 'FORBIDDEN');
   });
 
-  it('answers 404 tenant not found to a non-member and for an unknown tenant', async () => {
+  it('answers 404 tenant not found to a non-member (of a tenant on another shard and on the same one) and for an unknown tenant', async () => {
     const tenant = await createTenant();
-    const outsider = await createTenant();
-    expectError(await portalCall(outsider.owner, 'GET', keysPath(tenant.id)), 404, 'NOT_FOUND', 'Tenant not found');
+    for (const outsider of await otherTenants(tenant.id, 'outsider')) {
+      expectError(await portalCall(outsider.owner, 'GET', keysPath(tenant.id)), 404, 'NOT_FOUND', 'Tenant not found');
+    }
     expectError(await portalCall(tenant.owner, 'GET', keysPath('ten_unknown')), 404, 'NOT_FOUND', 'Tenant not found');
   });
 });
@@ -192,14 +193,15 @@ describe('POST /tenant/{tenantId}/api-keys/{id}/revoke', () => {
     expect(revoked.status).toBe('revoked');
   });
 
-  it('answers 404 for a key of another tenant (and leaves it active) or an unknown id', async () => {
+  it('answers 404 for a key of another tenant, on another shard and on the same one (and leaves it active), or an unknown id', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
-    const foreign = await createKey(other.owner, other.id);
-    expectError(await portalCall(tenant.owner, 'POST', revokePath(tenant.id, foreign.id)), 404, 'NOT_FOUND', 'API key not found');
+    for (const other of await otherTenants(tenant.id)) {
+      const foreign = await createKey(other.owner, other.id);
+      expectError(await portalCall(tenant.owner, 'POST', revokePath(tenant.id, foreign.id)), 404, 'NOT_FOUND', 'API key not found');
+      const theirs = await listKeys(other.owner, other.id);
+      expect(theirs.items.map((key) => key.status)).toEqual(['active']);
+    }
     expectError(await portalCall(tenant.owner, 'POST', revokePath(tenant.id, 'apk_unknown')), 404, 'NOT_FOUND', 'API key not found');
-    const theirs = await listKeys(other.owner, other.id);
-    expect(theirs.items.map((key) => key.status)).toEqual(['active']);
   });
 
   it.each(['editor', 'viewer'] as const)('answers 403 to the %s role and leaves the key active', async (role) => {
@@ -210,10 +212,11 @@ describe('POST /tenant/{tenantId}/api-keys/{id}/revoke', () => {
     expect((await listKeys(tenant.owner, tenant.id)).items[0]?.status).toBe('active');
   });
 
-  it('answers 404 tenant not found to a non-member', async () => {
+  it('answers 404 tenant not found to a non-member (of a tenant on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    const outsider = await createTenant();
     const created = await createKey(tenant.owner, tenant.id);
-    expectError(await portalCall(outsider.owner, 'POST', revokePath(tenant.id, created.id)), 404, 'NOT_FOUND', 'Tenant not found');
+    for (const outsider of await otherTenants(tenant.id, 'outsider')) {
+      expectError(await portalCall(outsider.owner, 'POST', revokePath(tenant.id, created.id)), 404, 'NOT_FOUND', 'Tenant not found');
+    }
   });
 });

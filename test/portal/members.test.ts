@@ -7,7 +7,7 @@ import { memberSchema } from '../../src/schemas/member';
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { newIdentity } from '../support/tokens';
-import { addMember, createPerson, createTenant, db, portalCall, type TestMember, type TestTenant } from '../support/world';
+import { addMember, createPerson, createTenant, db, otherTenants, portalCall, type TestMember, type TestTenant } from '../support/world';
 
 const membersPath = (tenantId: string) => `/api/v1/tenant/${tenantId}/members`;
 const memberPath = (tenantId: string, userId: string) => `${membersPath(tenantId)}/${userId}`;
@@ -54,10 +54,9 @@ describe('GET /tenant/{tenantId}/members', () => {
     expectError(await portalCall(tenant.owner, 'GET', `${membersPath(tenant.id)}?limit=101`), 422, 'VALIDATION_FAILED');
   });
 
-  it("answers 404 for another tenant's members", async () => {
+  it("answers 404 for another tenant's members (on another shard and on the same one)", async () => {
     const mine = await createTenant();
-    const other = await createTenant();
-    expectError(await portalCall(mine.owner, 'GET', membersPath(other.id)), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(mine.id)) expectError(await portalCall(mine.owner, 'GET', membersPath(other.id)), 404, 'NOT_FOUND');
     expectError(await portalCall(mine.owner, 'GET', membersPath('ten_missing')), 404, 'NOT_FOUND');
   });
 });
@@ -113,10 +112,11 @@ describe('POST /tenant/{tenantId}/members', () => {
     expect(body.errors.map((e) => e.path).sort()).toEqual(['email', 'extra', 'role']);
   });
 
-  it("answers 404 when inviting into another tenant", async () => {
+  it("answers 404 when inviting into another tenant (on another shard and on the same one)", async () => {
     const mine = await createTenant();
-    const other = await createTenant();
-    expectError(await portalCall(mine.owner, 'POST', membersPath(other.id), { email: newIdentity().email, role: 'viewer' }), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(mine.id)) {
+      expectError(await portalCall(mine.owner, 'POST', membersPath(other.id), { email: newIdentity().email, role: 'viewer' }), 404, 'NOT_FOUND');
+    }
   });
 });
 
@@ -144,13 +144,14 @@ describe('PATCH /tenant/{tenantId}/members/{userId}', () => {
     expectError(await portalCall(editor, 'PATCH', memberPath(tenant.id, viewer.accountId), { role: 'editor' }), 403, 'FORBIDDEN');
   });
 
-  it('answers 404 for an unknown user and for a member of another tenant', async () => {
+  it('answers 404 for an unknown user and for a member of another tenant (on another shard and on the same one)', async () => {
     const mine = await createTenant();
-    const other = await createTenant();
-    const outsider = await addMember(other.id, 'editor');
     expectError(await portalCall(mine.owner, 'PATCH', memberPath(mine.id, 'acc_missing'), { role: 'viewer' }), 404, 'NOT_FOUND');
-    expectError(await portalCall(mine.owner, 'PATCH', memberPath(mine.id, outsider.accountId), { role: 'viewer' }), 404, 'NOT_FOUND');
-    expectError(await portalCall(mine.owner, 'PATCH', memberPath(other.id, outsider.accountId), { role: 'viewer' }), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(mine.id)) {
+      const outsider = await addMember(other.id, 'editor');
+      expectError(await portalCall(mine.owner, 'PATCH', memberPath(mine.id, outsider.accountId), { role: 'viewer' }), 404, 'NOT_FOUND');
+      expectError(await portalCall(mine.owner, 'PATCH', memberPath(other.id, outsider.accountId), { role: 'viewer' }), 404, 'NOT_FOUND');
+    }
   });
 
   it('refuses (400) a change that would leave no super_admin', async () => {
@@ -229,13 +230,14 @@ describe('DELETE /tenant/{tenantId}/members/{userId}', () => {
     expectError(await portalCall(editor, 'DELETE', memberPath(tenant.id, tenant.owner.accountId)), 403, 'FORBIDDEN');
   });
 
-  it('answers 404 for no such member, and for a member of another tenant', async () => {
+  it('answers 404 for no such member, and for a member of another tenant (on another shard and on the same one)', async () => {
     const mine = await createTenant();
-    const other = await createTenant();
-    const outsider = await addMember(other.id, 'viewer');
     expectError(await portalCall(mine.owner, 'DELETE', memberPath(mine.id, 'acc_missing')), 404, 'NOT_FOUND');
-    expectError(await portalCall(mine.owner, 'DELETE', memberPath(mine.id, outsider.accountId)), 404, 'NOT_FOUND');
-    expectError(await portalCall(mine.owner, 'DELETE', memberPath(other.id, outsider.accountId)), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(mine.id)) {
+      const outsider = await addMember(other.id, 'viewer');
+      expectError(await portalCall(mine.owner, 'DELETE', memberPath(mine.id, outsider.accountId)), 404, 'NOT_FOUND');
+      expectError(await portalCall(mine.owner, 'DELETE', memberPath(other.id, outsider.accountId)), 404, 'NOT_FOUND');
+    }
   });
 
   it('refuses (400) removing your own account', async () => {

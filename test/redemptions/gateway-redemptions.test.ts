@@ -10,7 +10,7 @@ import { createCustomer, ledgerState } from '../support/ledger';
 import { expectError, expectOk, type JsonResponse } from '../support/http';
 import { gatewayRequest, portalRequest, race } from '../support/race';
 import { customerWithXp, insertAsset, insertReward, insertTier, randomAddress, redeem, rewardStock } from '../support/rewards';
-import { createTenant, createTestApiKey, db, gatewayCall, type TestTenant } from '../support/world';
+import { createTenant, createTestApiKey, db, gatewayCall, otherTenants, type TestTenant } from '../support/world';
 
 async function world() {
   const tenant = await createTenant();
@@ -190,20 +190,21 @@ describe('POST /gateway/redemptions', () => {
     });
   });
 
-  it('answers 404 at the field for a customer or reward of another tenant, or unknown', async () => {
+  it('answers 404 at the field for a customer or reward of another tenant (on another shard and on the same one), or unknown', async () => {
     const { tenant, key } = await world();
-    const other = await createTenant();
     const mine = await customerWithXp(tenant.id, 500);
-    const theirs = await customerWithXp(other.id, 500);
     const myReward = await insertReward(tenant.id);
-    const theirReward = await insertReward(other.id);
-    const noCustomer = expectError(await redeem(key, theirs, myReward.id), 404, 'NOT_FOUND', 'Customer not found');
-    expect(noCustomer.errors[0]?.path).toBe('user_id');
-    const noReward = expectError(await redeem(key, mine, theirReward.id), 404, 'NOT_FOUND', 'Reward not found');
-    expect(noReward.errors[0]?.path).toBe('reward_id');
+    for (const other of await otherTenants(tenant.id)) {
+      const theirs = await customerWithXp(other.id, 500);
+      const theirReward = await insertReward(other.id);
+      const noCustomer = expectError(await redeem(key, theirs, myReward.id), 404, 'NOT_FOUND', 'Customer not found');
+      expect(noCustomer.errors[0]?.path).toBe('user_id');
+      const noReward = expectError(await redeem(key, mine, theirReward.id), 404, 'NOT_FOUND', 'Reward not found');
+      expect(noReward.errors[0]?.path).toBe('reward_id');
+      const [untouched] = await db(other.id).select().from(customers).where(eq(customers.id, theirs));
+      expect(untouched?.xpBalance).toBe(500);
+    }
     expectError(await redeem(key, 'cus_nope', myReward.id), 404, 'NOT_FOUND', 'Customer not found');
-    const [untouched] = await db(other.id).select().from(customers).where(eq(customers.id, theirs));
-    expect(untouched?.xpBalance).toBe(500);
   });
 
   it('answers 422 for a missing or unknown field', async () => {
@@ -242,15 +243,17 @@ describe('POST /gateway/redemptions', () => {
 });
 
 describe('GET /gateway/redemptions/{id}', () => {
-  it('returns the redemption, and 404 for one of another tenant', async () => {
+  it('returns the redemption, and 404 for one of another tenant (on another shard and on the same one)', async () => {
     const { tenant, key } = await world();
-    const other = await world();
     const userId = await customerWithXp(tenant.id, 100);
     const reward = await insertReward(tenant.id);
     const created = expectOk(await redeem(key, userId, reward.id), 201, redemptionSchema);
     const fetched = expectOk(await gatewayCall(key, 'GET', `/api/v1/gateway/redemptions/${created.id}`), 200, redemptionSchema);
     expect(fetched).toEqual(created);
-    expectError(await gatewayCall(other.key, 'GET', `/api/v1/gateway/redemptions/${created.id}`), 404, 'NOT_FOUND', 'Redemption not found');
+    for (const other of await otherTenants(tenant.id)) {
+      const otherKey = await createTestApiKey(other.id);
+      expectError(await gatewayCall(otherKey, 'GET', `/api/v1/gateway/redemptions/${created.id}`), 404, 'NOT_FOUND', 'Redemption not found');
+    }
     expectError(await gatewayCall(key, 'GET', '/api/v1/gateway/redemptions/red_missing'), 404, 'NOT_FOUND', 'Redemption not found');
   });
 });

@@ -7,7 +7,7 @@ import { customers, rewards } from '../../src/db/schema';
 import type { Database } from '../../src/db/client';
 import { newId } from '../../src/lib/ids';
 import { customerWithXp, insertReward, insertTier } from '../support/rewards';
-import { createTenant, db } from '../support/world';
+import { createTenant, db, otherTenants } from '../support/world';
 
 /**
  * The write-time guards behind the HTTP behaviour, which a test cannot reliably race through the
@@ -36,11 +36,11 @@ describe('redemption write guards', () => {
     await db(tenant.id).update(rewards).set({ status: 'active', minTierId: await insertTier(tenant.id, 'Platinum', 101) }).where(eq(rewards.id, reward.id));
     expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('rejected');
     await db(tenant.id).update(rewards).set({ minTierId: null }).where(eq(rewards.id, reward.id));
+    // While the customer may still redeem: on the shard holding the customer and reward, the guard itself
+    // refuses another tenant's id, whether that tenant lives on another shard or on this one.
+    for (const other of await otherTenants(tenant.id)) expect(await guardOutcome(other.id, userId, reward.id, db(tenant.id))).toBe('rejected');
     await db(tenant.id).update(customers).set({ status: 'suspended' }).where(eq(customers.id, userId));
     expect(await guardOutcome(tenant.id, userId, reward.id)).toBe('rejected');
-    const other = await createTenant();
-    // On the shard holding the customer and reward (the other tenant's is elsewhere): the guard itself refuses another tenant's id.
-    expect(await guardOutcome(other.id, userId, reward.id, db(tenant.id))).toBe('rejected');
   });
 
   it('allows one refund per redemption', async () => {

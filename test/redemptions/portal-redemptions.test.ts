@@ -9,13 +9,13 @@ import { createCustomer, ledgerState } from '../support/ledger';
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { customerWithXp, insertAsset, insertReward, redeem, rewardStock } from '../support/rewards';
-import { addMember, createTenant, createTestApiKey, db, portalCall, type TestTenant } from '../support/world';
+import { addMember, createTenant, createTestApiKey, db, otherTenants, portalCall, type TestTenant } from '../support/world';
 
 const base = (tenantId: string) => `/api/v1/tenant/${tenantId}/redemptions`;
 
-/** A tenant with a key, one customer with `xp`, and a reward (cost 100, stock 5 unless told). */
-async function world(xp = 1000, reward: Parameters<typeof insertReward>[1] = {}) {
-  const tenant = await createTenant();
+/** A tenant (a new one unless given) with a key, one customer with `xp`, and a reward (cost 100, stock 5 unless told). */
+async function world(xp = 1000, reward: Parameters<typeof insertReward>[1] = {}, given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   const key = await createTestApiKey(tenant.id);
   const userId = await customerWithXp(tenant.id, xp);
   const rewardRow = await insertReward(tenant.id, { xpCost: 100, stock: 5, ...reward });
@@ -30,6 +30,13 @@ async function seedRedemption(tenantId: string, userId: string, rewardId: string
   return id;
 }
 
+/** A completed redemption of each of two other tenants: one on another shard, one beside `tenantId` on its shard. */
+async function foreignRedemptions(tenantId: string): Promise<RedemptionView[]> {
+  const redeemed: RedemptionView[] = [];
+  for (const other of await otherTenants(tenantId)) redeemed.push(await (await world(1000, {}, other)).redeemOnce());
+  return redeemed;
+}
+
 const cancel = (tenant: TestTenant, id: string, member = tenant.owner) => portalCall(member, 'POST', `${base(tenant.id)}/${id}/cancel`);
 
 describe('GET /tenant/{t}/redemptions', () => {
@@ -41,8 +48,7 @@ describe('GET /tenant/{t}/redemptions', () => {
     const b = expectOk(await redeem(key, otherUser, reward.id), 201, redemptionSchema);
     const c = expectOk(await redeem(key, userId, otherReward.id), 201, redemptionSchema);
     expectOk(await cancel(tenant, b.id), 200, redemptionSchema);
-    const foreign = await world();
-    await foreign.redeemOnce();
+    await foreignRedemptions(tenant.id);
     const viewer = await addMember(tenant.id, 'viewer');
     const list = async (query: string) => expectOk(await portalCall(viewer, 'GET', `${base(tenant.id)}${query}`), 200, pageSchema(redemptionSchema));
 
@@ -61,23 +67,23 @@ describe('GET /tenant/{t}/redemptions', () => {
     expect(all.items.find((r) => r.id === b.id)?.user.id).toBe(otherUser);
   });
 
-  it('answers 422 for an unknown status and 404 to a non-member', async () => {
+  it('answers 422 for an unknown status and 404 to a non-member (of another tenant on another shard or the same one)', async () => {
     const { tenant } = await world();
     expectError(await portalCall(tenant.owner, 'GET', `${base(tenant.id)}?status=done`), 422, 'VALIDATION_FAILED');
     for (const query of ['limit=0', 'limit=101', 'page=0']) expectError(await portalCall(tenant.owner, 'GET', `${base(tenant.id)}?${query}`), 422, 'VALIDATION_FAILED');
-    expectError(await portalCall((await createTenant()).owner, 'GET', base(tenant.id)), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(tenant.id)) expectError(await portalCall(other.owner, 'GET', base(tenant.id)), 404, 'NOT_FOUND');
   });
 });
 
 describe('GET /tenant/{t}/redemptions/{redemption_id}', () => {
-  it('returns the spec object, and 404 for a redemption of another tenant', async () => {
+  it('returns the spec object, and 404 for a redemption of another tenant (on another shard and on the same one)', async () => {
     const { tenant, redeemOnce } = await world();
     const created = await redeemOnce();
     const fetched = expectOk(await portalCall(tenant.owner, 'GET', `${base(tenant.id)}/${created.id}`), 200, redemptionSchema);
     expect(fetched).toEqual(created);
-    const foreign = await world();
-    const theirs = await foreign.redeemOnce();
-    expectError(await portalCall(tenant.owner, 'GET', `${base(tenant.id)}/${theirs.id}`), 404, 'NOT_FOUND', 'Redemption not found');
+    for (const theirs of await foreignRedemptions(tenant.id)) {
+      expectError(await portalCall(tenant.owner, 'GET', `${base(tenant.id)}/${theirs.id}`), 404, 'NOT_FOUND', 'Redemption not found');
+    }
   });
 });
 
@@ -152,14 +158,12 @@ describe('POST /tenant/{t}/redemptions/{redemption_id}/cancel', () => {
     expect(await rewardStock(tenant.id, reward.id)).toBe(5);
   });
 
-  it('answers 403 to a viewer, lets an editor cancel, and 404 for another tenant redemption', async () => {
+  it('answers 403 to a viewer, lets an editor cancel, and 404 for another tenant redemption (on another shard and on the same one)', async () => {
     const { tenant, redeemOnce } = await world();
     const redemption = await redeemOnce();
     const viewer = await addMember(tenant.id, 'viewer');
     expectError(await cancel(tenant, redemption.id, viewer), 403, 'FORBIDDEN');
-    const foreign = await world();
-    const theirs = await foreign.redeemOnce();
-    expectError(await cancel(tenant, theirs.id), 404, 'NOT_FOUND');
+    for (const theirs of await foreignRedemptions(tenant.id)) expectError(await cancel(tenant, theirs.id), 404, 'NOT_FOUND');
     const editor = await addMember(tenant.id, 'editor');
     expectOk(await cancel(tenant, redemption.id, editor), 200, redemptionSchema);
   });

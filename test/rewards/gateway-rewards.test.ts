@@ -3,14 +3,13 @@ import { pageSchema } from '../../src/lib/paging';
 import { rewardSchema } from '../../src/schemas/reward';
 import { expectError, expectOk } from '../support/http';
 import { insertReward } from '../support/rewards';
-import { createTenant, createTestApiKey, gatewayCall } from '../support/world';
+import { createTenant, createTestApiKey, gatewayCall, otherTenants } from '../support/world';
 
 describe('GET /gateway/rewards', () => {
-  it('lists only the tenant active rewards, newest first, paged', async () => {
+  it('lists only the tenant active rewards, newest first, paged (never those of another tenant, on another shard or the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
     const key = await createTestApiKey(tenant.id);
-    await insertReward(other.id, { status: 'active' });
+    for (const other of await otherTenants(tenant.id)) await insertReward(other.id, { status: 'active' });
     await insertReward(tenant.id, { status: 'draft' });
     await insertReward(tenant.id, { status: 'archived' });
     const older = await insertReward(tenant.id, { status: 'active', createdAt: '2026-01-01T00:00:00.000Z' });

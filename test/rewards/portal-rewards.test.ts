@@ -8,7 +8,7 @@ import { createCustomer } from '../support/ledger';
 import { expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { insertAsset, insertReward, insertTier } from '../support/rewards';
-import { addMember, createTenant, createTenantBeside, db, portalCall, type TestMember } from '../support/world';
+import { addMember, createTenant, db, otherTenants, portalCall, type TestMember } from '../support/world';
 
 const rewardsPath = (tenantId: string) => `/api/v1/tenant/${tenantId}/rewards`;
 
@@ -50,15 +50,16 @@ describe('POST /tenant/{t}/rewards', () => {
     expect(reward).toMatchObject({ xp_cost: '75', status: 'active', is_active: true, min_tier_id: tierId, onchain_asset_id: assetId, stock: 10, metadata: { sku: 'C-1' } });
   });
 
-  it('answers 422 with the field path for a tier or asset of another tenant', async () => {
+  it('answers 422 with the field path for a tier or asset of another tenant (on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    // On the tenant's shard: only the checks' tenant filters refuse them.
-    const other = await createTenantBeside(tenant.id);
-    const foreignTier = await insertTier(other.id, 'Gold', 500);
-    const foreignAsset = await insertAsset(other.id);
-    const res = await portalCall(tenant.owner, 'POST', rewardsPath(tenant.id), { title: 'X', xp_cost: '1', min_tier_id: foreignTier, onchain_asset_id: foreignAsset });
-    const body = expectError(res, 422, 'VALIDATION_FAILED');
-    expect(body.errors.map((e) => e.path).sort()).toEqual(['min_tier_id', 'onchain_asset_id']);
+    // Beside the tenant on its shard, only the checks' tenant filters refuse them.
+    for (const other of await otherTenants(tenant.id)) {
+      const foreignTier = await insertTier(other.id, 'Gold', 500);
+      const foreignAsset = await insertAsset(other.id);
+      const res = await portalCall(tenant.owner, 'POST', rewardsPath(tenant.id), { title: 'X', xp_cost: '1', min_tier_id: foreignTier, onchain_asset_id: foreignAsset });
+      const body = expectError(res, 422, 'VALIDATION_FAILED');
+      expect(body.errors.map((e) => e.path).sort()).toEqual(['min_tier_id', 'onchain_asset_id']);
+    }
   });
 
   it.each([
@@ -80,8 +81,9 @@ describe('POST /tenant/{t}/rewards', () => {
     const tenant = await createTenant();
     const viewer = await addMember(tenant.id, 'viewer');
     expectError(await portalCall(viewer, 'POST', rewardsPath(tenant.id), { title: 'X', xp_cost: '1' }), 403, 'FORBIDDEN');
-    const outsider = (await createTenant()).owner;
-    expectError(await portalCall(outsider, 'POST', rewardsPath(tenant.id), { title: 'X', xp_cost: '1' }), 404, 'NOT_FOUND');
+    for (const { owner: outsider } of await otherTenants(tenant.id)) {
+      expectError(await portalCall(outsider, 'POST', rewardsPath(tenant.id), { title: 'X', xp_cost: '1' }), 404, 'NOT_FOUND');
+    }
   });
 
   it('lets an editor create', async () => {
@@ -92,10 +94,9 @@ describe('POST /tenant/{t}/rewards', () => {
 });
 
 describe('GET /tenant/{t}/rewards', () => {
-  it('lists newest first, filters by status, pages, and shows only the tenant own rewards (viewer may read)', async () => {
+  it('lists newest first, filters by status, pages, and shows only the tenant own rewards, not those of tenants on another shard or the same one (viewer may read)', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
-    await insertReward(other.id);
+    for (const other of await otherTenants(tenant.id)) await insertReward(other.id);
     const first = await insertReward(tenant.id, { status: 'draft', createdAt: '2026-01-01T00:00:00.000Z' });
     const second = await insertReward(tenant.id, { status: 'active', createdAt: '2026-01-02T00:00:00.000Z' });
     const third = await insertReward(tenant.id, { status: 'active', createdAt: '2026-01-03T00:00:00.000Z' });
@@ -115,19 +116,20 @@ describe('GET /tenant/{t}/rewards', () => {
     const tenant = await createTenant();
     expectError(await portalCall(tenant.owner, 'GET', `${rewardsPath(tenant.id)}?status=live`), 422, 'VALIDATION_FAILED');
     for (const query of ['limit=0', 'limit=101', 'page=0']) expectError(await portalCall(tenant.owner, 'GET', `${rewardsPath(tenant.id)}?${query}`), 422, 'VALIDATION_FAILED');
-    expectError(await portalCall((await createTenant()).owner, 'GET', rewardsPath(tenant.id)), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(tenant.id)) expectError(await portalCall(other.owner, 'GET', rewardsPath(tenant.id)), 404, 'NOT_FOUND');
   });
 });
 
 describe('GET /tenant/{t}/rewards/{id}', () => {
-  it('returns the reward, and 404 for a reward of another tenant', async () => {
+  it('returns the reward, and 404 for a reward of another tenant (on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
     const mine = await insertReward(tenant.id, { stock: 3 });
-    const theirs = await insertReward(other.id);
     const reward = expectOk(await portalCall(tenant.owner, 'GET', `${rewardsPath(tenant.id)}/${mine.id}`), 200, rewardSchema);
     expect(reward).toMatchObject({ id: mine.id, stock: 3, is_active: true, xp_cost: '100' });
-    expectError(await portalCall(tenant.owner, 'GET', `${rewardsPath(tenant.id)}/${theirs.id}`), 404, 'NOT_FOUND', 'Reward not found');
+    for (const other of await otherTenants(tenant.id)) {
+      const theirs = await insertReward(other.id);
+      expectError(await portalCall(tenant.owner, 'GET', `${rewardsPath(tenant.id)}/${theirs.id}`), 404, 'NOT_FOUND', 'Reward not found');
+    }
   });
 });
 
@@ -170,19 +172,20 @@ describe('PATCH /tenant/{t}/rewards/{id}', () => {
     expect(expectOk(await portalCall(tenant.owner, 'GET', path), 200, rewardSchema).status).toBe('active');
   });
 
-  it('answers 422 for an empty body or a foreign tier, 403 to a viewer, 404 for another tenant reward', async () => {
+  it('answers 422 for an empty body or a foreign tier, 403 to a viewer, 404 for another tenant reward (on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
     const mine = await insertReward(tenant.id);
-    const theirs = await insertReward(other.id);
     const path = `${rewardsPath(tenant.id)}/${mine.id}`;
     expectError(await portalCall(tenant.owner, 'PATCH', path, {}), 422, 'VALIDATION_FAILED', 'The request is not valid');
-    const foreignTier = await insertTier(other.id, 'Gold', 1);
-    const body = expectError(await portalCall(tenant.owner, 'PATCH', path, { min_tier_id: foreignTier }), 422, 'VALIDATION_FAILED');
-    expect(body.errors).toEqual([{ path: 'min_tier_id', message: 'No such tier in this tenant' }]);
     const viewer = await addMember(tenant.id, 'viewer');
     expectError(await portalCall(viewer, 'PATCH', path, { title: 'X' }), 403, 'FORBIDDEN');
-    expectError(await portalCall(tenant.owner, 'PATCH', `${rewardsPath(tenant.id)}/${theirs.id}`, { title: 'X' }), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(tenant.id)) {
+      const theirs = await insertReward(other.id);
+      const foreignTier = await insertTier(other.id, 'Gold', 1);
+      const body = expectError(await portalCall(tenant.owner, 'PATCH', path, { min_tier_id: foreignTier }), 422, 'VALIDATION_FAILED');
+      expect(body.errors).toEqual([{ path: 'min_tier_id', message: 'No such tier in this tenant' }]);
+      expectError(await portalCall(tenant.owner, 'PATCH', `${rewardsPath(tenant.id)}/${theirs.id}`, { title: 'X' }), 404, 'NOT_FOUND');
+    }
   });
 });
 
@@ -203,13 +206,14 @@ describe('DELETE /tenant/{t}/rewards/{id}', () => {
     expectError(await portalCall(tenant.owner, 'DELETE', `${rewardsPath(tenant.id)}/${reward.id}`), 409, 'CONFLICT', /archive it instead/);
   });
 
-  it('answers 403 to a viewer and 404 for another tenant reward', async () => {
+  it('answers 403 to a viewer and 404 for another tenant reward (on another shard and on the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
     const mine = await insertReward(tenant.id);
-    const theirs = await insertReward(other.id);
     const viewer = await addMember(tenant.id, 'viewer');
     expectError(await portalCall(viewer, 'DELETE', `${rewardsPath(tenant.id)}/${mine.id}`), 403, 'FORBIDDEN');
-    expectError(await portalCall(tenant.owner, 'DELETE', `${rewardsPath(tenant.id)}/${theirs.id}`), 404, 'NOT_FOUND');
+    for (const other of await otherTenants(tenant.id)) {
+      const theirs = await insertReward(other.id);
+      expectError(await portalCall(tenant.owner, 'DELETE', `${rewardsPath(tenant.id)}/${theirs.id}`), 404, 'NOT_FOUND');
+    }
   });
 });

@@ -13,7 +13,7 @@ import { anvilRpc, fundedRelayer, publicClientFor, walletClientFor } from '../su
 import { callWorker, expectError, expectOk } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { deliver, operationIds, relayerEnv, runCron, settleAll } from '../support/settlement';
-import { db, gatewayCall, portalCall } from '../support/world';
+import { createTestApiKey, db, gatewayCall, otherTenants, portalCall, type TestTenant } from '../support/world';
 import { createAsset, createReward, deployedAsset, earn, getCustomer, getRedemption, newCustomer, newWorld, redeem, type World } from './fixtures';
 
 let relayer: { privateKey: Hex; address: Address };
@@ -83,9 +83,9 @@ describe('a gas ceiling per operation kind', () => {
 });
 
 describe('a daily gas budget per tenant', () => {
-  /** A tenant with a settled XP token and a customer; the budget left today is `room` gas. */
-  async function tenantWithRoom(room: number) {
-    const world = await newWorld('budget');
+  /** A tenant (a new one unless given) with a settled XP token and a customer; the budget left today is `room` gas. */
+  async function tenantWithRoom(room: number, tenant?: TestTenant) {
+    const world = tenant ? { tenant, key: await createTestApiKey(tenant.id) } : await newWorld('budget');
     await deployedAsset(world, relayerEnv(relayer.privateKey), { type: 'erc20', key: 'xp', decimals: 0, name: 'XP', symbol: 'XP' });
     const customer = await newCustomer(world);
     const used = (await gasUsedToday(world.tenant.id))!.gasReserved;
@@ -95,9 +95,10 @@ describe('a daily gas budget per tenant', () => {
   const earnRequest = (world: World, userId: string) =>
     gatewayCall(world.key, 'POST', '/api/v1/gateway/xp', { body: { user_id: userId, type: 'xp_earn', amount: '5' } });
 
-  it('past the budget the operation fails (refunded, named); new onchain work of the tenant is refused with 429 until the day ends; another tenant goes on', async () => {
+  it('past the budget the operation fails (refunded, named); new onchain work of the tenant is refused with 429 until the day ends; another tenant (on another shard or the same one) goes on', async () => {
     const { world, customer, budgetEnv } = await tenantWithRoom(100_000); // room for one mint (about 60-80 k with the margin), not two
-    const other = await tenantWithRoom(100_000);
+    const others: Awaited<ReturnType<typeof tenantWithRoom>>[] = [];
+    for (const tenant of await otherTenants(world.tenant.id, 'budget')) others.push(await tenantWithRoom(100_000, tenant));
     const first = await earn(world, customer.id, 5);
     const second = await earn(world, customer.id, 7);
     await deliver(budgetEnv, [...(await operationIds(['queued'], world.tenant.id))]);
@@ -124,9 +125,11 @@ describe('a daily gas budget per tenant', () => {
     expectError(await portalCall(world.tenant.owner, 'POST', `/api/v1/tenant/${world.tenant.id}/onchain-assets`, { ...deployBody, key: 'other' }), 429, 'ONCHAIN_BUDGET_EXHAUSTED');
 
     // Another tenant is unaffected: it earns and settles.
-    await earn(other.world, other.customer.id, 9);
-    await settleAll(other.budgetEnv, other.world.tenant.id);
-    expect((await getCustomer(other.world, other.customer.id)).xp_balance).toBe('9');
+    for (const other of others) {
+      await earn(other.world, other.customer.id, 9);
+      await settleAll(other.budgetEnv, other.world.tenant.id);
+      expect((await getCustomer(other.world, other.customer.id)).xp_balance).toBe('9');
+    }
   });
 
   it('many operations at once never reserve more than the budget', async () => {

@@ -3,14 +3,14 @@ import { pageSchema } from '../../src/lib/paging';
 import { tierRuleSchema } from '../../src/schemas/tier';
 import { createTierViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
-import { createTenant, createTenantBeside, createTestApiKey, gatewayCall } from '../support/world';
+import { createTenant, createTestApiKey, gatewayCall, otherTenants, type TestTenant } from '../support/world';
 
 const PATH = '/api/v1/gateway/tiers';
 const tierPage = pageSchema(tierRuleSchema);
 
-/** `beside`: a tenant whose shard this one shares (its rows then sit beside that tenant's: only tenant filters keep them apart). */
-async function world(beside?: string) {
-  const tenant = beside === undefined ? await createTenant() : await createTenantBeside(beside);
+/** Three tiers of `given` (a new tenant unless given: e.g. one of `otherTenants`, whose rows may sit beside the tenant's, kept apart only by tenant filters). */
+async function world(given?: TestTenant) {
+  const tenant = given ?? (await createTenant());
   const key = await createTestApiKey(tenant.id);
   const bronze = await createTierViaApi(tenant.owner, tenant.id, 'Bronze', 0);
   const gold = await createTierViaApi(tenant.owner, tenant.id, 'Gold', 1000);
@@ -19,9 +19,9 @@ async function world(beside?: string) {
 }
 
 describe('GET /gateway/tiers', () => {
-  it("lists the key's tenant's tiers lowest threshold first, never another tenant's", async () => {
+  it("lists the key's tenant's tiers lowest threshold first, never another tenant's (on another shard or the same one)", async () => {
     const { tenant, key, bronze, silver, gold } = await world();
-    await world(tenant.id);
+    for (const other of await otherTenants(tenant.id)) await world(other);
     const page = expectOk(await gatewayCall(key, 'GET', PATH), 200, tierPage);
     expect(page.items.map((tier) => tier.id)).toEqual([bronze.id, silver.id, gold.id]);
     expect(page.items[2]).toEqual(gold);

@@ -7,7 +7,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { tierRuleSchema } from '../../src/schemas/tier';
 import { createTierViaApi } from '../support/customers';
 import { expectError, expectOk } from '../support/http';
-import { addMember, createPerson, createTenant, createTenantBeside, db, portalCall } from '../support/world';
+import { addMember, createPerson, createTenant, db, otherTenants, portalCall } from '../support/world';
 
 const tierPage = pageSchema(tierRuleSchema);
 const gold = { tier_name: 'Gold', min_xp_threshold: 1000, benefits_description: 'Free shipping', color: '#FFD700', icon: 'https://cdn.example.com/tiers/gold.svg' };
@@ -34,14 +34,13 @@ describe('POST /tenant/{t}/tiers', () => {
     expect(tier).toMatchObject({ min_xp_threshold: '0', benefits_description: '', color: '', icon: '' });
   });
 
-  it('refuses a tier_name the tenant already has (409), but another tenant may use it', async () => {
+  it('refuses a tier_name the tenant already has (409), but another tenant (on another shard or the same one) may use it', async () => {
     const tenant = await createTenant();
-    // On the tenant's shard: the uniqueness is per tenant, not per database.
-    const other = await createTenantBeside(tenant.id);
     await createTierViaApi(tenant.owner, tenant.id, 'Gold', 100);
     const error = expectError(await portalCall(tenant.owner, 'POST', base(tenant.id), gold), 409, 'CONFLICT', 'A tier named "Gold" already exists');
     expect(error.errors[0]?.path).toBe('tier_name');
-    await createTierViaApi(other.owner, other.id, 'Gold', 100);
+    // Beside the tenant on its shard too: the uniqueness is per tenant, not per database.
+    for (const other of await otherTenants(tenant.id)) await createTierViaApi(other.owner, other.id, 'Gold', 100);
   });
 
   it.each([
@@ -73,10 +72,9 @@ describe('POST /tenant/{t}/tiers', () => {
 });
 
 describe('GET /tenant/{t}/tiers', () => {
-  it('lists the tenant\'s tiers lowest threshold first, for any role, with paging', async () => {
+  it('lists the tenant\'s tiers lowest threshold first, for any role, with paging (none of tenants on another shard or the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
-    await createTierViaApi(other.owner, other.id, 'Foreign', 1);
+    for (const other of await otherTenants(tenant.id)) await createTierViaApi(other.owner, other.id, 'Foreign', 1);
     await createTierViaApi(tenant.owner, tenant.id, 'Gold', 1000);
     await createTierViaApi(tenant.owner, tenant.id, 'Bronze', 0);
     await createTierViaApi(tenant.owner, tenant.id, 'Silver', 250);
@@ -93,10 +91,9 @@ describe('GET /tenant/{t}/tiers', () => {
     }
   });
 
-  it('filters by exact, case-sensitive tier_name, as the gateway does; never another tenant\'s tier of that name', async () => {
+  it('filters by exact, case-sensitive tier_name, as the gateway does; never another tenant\'s tier of that name (on another shard or the same one)', async () => {
     const tenant = await createTenant();
-    const other = await createTenantBeside(tenant.id);
-    await createTierViaApi(other.owner, other.id, 'Silver', 1);
+    for (const other of await otherTenants(tenant.id)) await createTierViaApi(other.owner, other.id, 'Silver', 1);
     const silver = await createTierViaApi(tenant.owner, tenant.id, 'Silver', 250);
     await createTierViaApi(tenant.owner, tenant.id, 'Silver Plus', 300);
     const exact = expectOk(await portalCall(tenant.owner, 'GET', `${base(tenant.id)}?tier_name=Silver`), 200, tierPage);
@@ -144,17 +141,18 @@ describe('PUT /tenant/{t}/tiers/{tierId}', () => {
     }
   });
 
-  it("answers 404 for an unknown tier and another tenant's tier, and 403 to a viewer", async () => {
+  it("answers 404 for an unknown tier and another tenant's tier (on another shard or the same one), and 403 to a viewer", async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
-    const foreign = await createTierViaApi(other.owner, other.id, 'Foreign', 5);
     const own = await createTierViaApi(tenant.owner, tenant.id, 'Own', 5);
     expectError(await portalCall(tenant.owner, 'PUT', `${base(tenant.id)}/tier_missing`, gold), 404, 'NOT_FOUND', 'Tier not found');
-    expectError(await portalCall(tenant.owner, 'PUT', `${base(tenant.id)}/${foreign.id}`, gold), 404, 'NOT_FOUND', 'Tier not found');
+    for (const other of await otherTenants(tenant.id)) {
+      const foreign = await createTierViaApi(other.owner, other.id, 'Foreign', 5);
+      expectError(await portalCall(tenant.owner, 'PUT', `${base(tenant.id)}/${foreign.id}`, gold), 404, 'NOT_FOUND', 'Tier not found');
+      const [unchanged] = expectOk(await portalCall(other.owner, 'GET', base(other.id)), 200, tierPage).items;
+      expect(unchanged?.tier_name).toBe('Foreign');
+    }
     const viewer = await addMember(tenant.id, 'viewer');
     expectError(await portalCall(viewer, 'PUT', `${base(tenant.id)}/${own.id}`, gold), 403, 'FORBIDDEN');
-    const [unchanged] = expectOk(await portalCall(other.owner, 'GET', base(other.id)), 200, tierPage).items;
-    expect(unchanged?.tier_name).toBe('Foreign');
   });
 });
 
@@ -180,14 +178,15 @@ describe('DELETE /tenant/{t}/tiers/{tierId}', () => {
     expectOk(await portalCall(tenant.owner, 'DELETE', path), 200, successFlagSchema);
   });
 
-  it("answers 404 for another tenant's tier and 403 to a viewer", async () => {
+  it("answers 404 for another tenant's tier (on another shard or the same one) and 403 to a viewer", async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
-    const foreign = await createTierViaApi(other.owner, other.id, 'Foreign', 5);
     const own = await createTierViaApi(tenant.owner, tenant.id, 'Own', 5);
-    expectError(await portalCall(tenant.owner, 'DELETE', `${base(tenant.id)}/${foreign.id}`), 404, 'NOT_FOUND', 'Tier not found');
+    for (const other of await otherTenants(tenant.id)) {
+      const foreign = await createTierViaApi(other.owner, other.id, 'Foreign', 5);
+      expectError(await portalCall(tenant.owner, 'DELETE', `${base(tenant.id)}/${foreign.id}`), 404, 'NOT_FOUND', 'Tier not found');
+      expect(expectOk(await portalCall(other.owner, 'GET', base(other.id)), 200, tierPage).total_count).toBe(1);
+    }
     const viewer = await addMember(tenant.id, 'viewer');
     expectError(await portalCall(viewer, 'DELETE', `${base(tenant.id)}/${own.id}`), 403, 'FORBIDDEN');
-    expect(expectOk(await portalCall(other.owner, 'GET', base(other.id)), 200, tierPage).total_count).toBe(1);
   });
 });

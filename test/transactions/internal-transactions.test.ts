@@ -5,7 +5,7 @@ import { pageSchema } from '../../src/lib/paging';
 import { internalTransactionSchema } from '../../src/schemas/internal-transaction';
 import { expectError, expectOk } from '../support/http';
 import { createCustomer } from '../support/ledger';
-import { addMember, createTenant, createTestApiKey, db, gatewayCall, portalCall } from '../support/world';
+import { addMember, createTenant, createTestApiKey, db, gatewayCall, otherTenants, portalCall } from '../support/world';
 
 const listSchema = pageSchema(internalTransactionSchema);
 
@@ -34,17 +34,20 @@ async function world() {
     { type: 'xp_redeem', amount: -30, status: 'pending' },
   ]);
   const bobIds = await seed(tenant.id, bob, [{ type: 'xp_admin_adjust', amount: 5, status: 'failed' }]);
-  const other = await createTenant();
-  const stranger = await createCustomer(other.id);
-  const otherIds = await seed(other.id, stranger, [{ type: 'xp_earn', amount: 1 }]);
-  return { tenant, key, alice, bob, aliceIds, bobIds, other, stranger, otherIds };
+  // A transaction of each of two other tenants: one on another shard, one beside the tenant on its shard.
+  const others: { tenant: { id: string }; stranger: string; ids: string[] }[] = [];
+  for (const other of await otherTenants(tenant.id)) {
+    const stranger = await createCustomer(other.id);
+    others.push({ tenant: other, stranger, ids: await seed(other.id, stranger, [{ type: 'xp_earn', amount: 1 }]) });
+  }
+  return { tenant, key, alice, bob, aliceIds, bobIds, others };
 }
 
 const portalList = (tenantId: string, query = '') => `/api/v1/tenant/${tenantId}/internal-transactions${query}`;
 const gatewayList = (query = '') => `/api/v1/gateway/internal-transactions${query}`;
 
 describe('GET /tenant/{tenantId}/internal-transactions', () => {
-  it('pages the tenant’s transactions newest first, with tenant and user briefs', async () => {
+  it('pages the tenant’s transactions newest first, with tenant and user briefs (none of tenants on another shard or the same one)', async () => {
     const w = await world();
     const data = expectOk(await portalCall(w.tenant.owner, 'GET', portalList(w.tenant.id, '?limit=2')), 200, listSchema);
     expect(data).toMatchObject({ total_count: 4, page: 1, limit: 2, total_pages: 2, has_next_page: true });
@@ -52,7 +55,7 @@ describe('GET /tenant/{tenantId}/internal-transactions', () => {
     // transaction was recorded last, though seeded with the same created_at as alice's first.
     const all = expectOk(await portalCall(w.tenant.owner, 'GET', portalList(w.tenant.id)), 200, listSchema);
     expect(all.items.map((item) => item.id)).toEqual([...w.bobIds, ...[...w.aliceIds].reverse()]);
-    expect(all.items.map((item) => item.id)).not.toContain(w.otherIds[0]);
+    for (const other of w.others) expect(all.items.map((item) => item.id)).not.toContain(other.ids[0]);
 
     const aliceEarn = all.items.find((item) => item.id === w.aliceIds[0])!;
     expect(aliceEarn.tenant).toEqual({ id: w.tenant.id, name: w.tenant.name, slug: w.tenant.slug });
@@ -65,14 +68,16 @@ describe('GET /tenant/{tenantId}/internal-transactions', () => {
     expect([...data.items, ...second.items].map((item) => item.id)).toEqual(all.items.map((item) => item.id));
   });
 
-  it('filters by type, status and user_id', async () => {
+  it('filters by type, status and user_id (another tenant’s customer, on another shard or the same one, yields an empty page)', async () => {
     const w = await world();
     const get = async (query: string) => expectOk(await portalCall(w.tenant.owner, 'GET', portalList(w.tenant.id, query)), 200, listSchema);
     expect((await get('?type=xp_bonus')).items.map((item) => item.id)).toEqual([w.aliceIds[1]]);
     expect((await get('?status=pending')).items.map((item) => item.id)).toEqual([w.aliceIds[2]]);
     expect((await get(`?user_id=${w.bob}`)).items.map((item) => item.id)).toEqual(w.bobIds);
     expect((await get(`?user_id=${w.alice}&type=xp_earn&status=completed`)).items.map((item) => item.id)).toEqual([w.aliceIds[0]]);
-    expect(await get(`?user_id=${w.stranger}`)).toEqual({ items: [], total_count: 0, page: 1, limit: 20, total_pages: 0, has_next_page: false });
+    for (const { stranger } of w.others) {
+      expect(await get(`?user_id=${stranger}`)).toEqual({ items: [], total_count: 0, page: 1, limit: 20, total_pages: 0, has_next_page: false });
+    }
   });
 
   it('rejects values outside the spec enums and bad paging with 422', async () => {
@@ -89,9 +94,9 @@ describe('GET /tenant/{tenantId}/internal-transactions', () => {
     expectOk(await portalCall(viewer, 'GET', portalList(w.tenant.id)), 200, listSchema);
   });
 
-  it('answers 404 for a tenant the caller is not a member of', async () => {
+  it('answers 404 for a tenant the caller is not a member of (on another shard or the same one)', async () => {
     const w = await world();
-    expectError(await portalCall(w.tenant.owner, 'GET', portalList(w.other.id)), 404, 'NOT_FOUND');
+    for (const other of w.others) expectError(await portalCall(w.tenant.owner, 'GET', portalList(other.tenant.id)), 404, 'NOT_FOUND');
   });
 });
 
@@ -104,16 +109,18 @@ describe('GET /tenant/{tenantId}/internal-transactions/{id}', () => {
     expect(data.user).toEqual({ id: w.alice, username: 'alice', email: 'alice@example.com' });
   });
 
-  it("answers 404 for another tenant's transaction and for an unknown id", async () => {
+  it("answers 404 for another tenant's transaction (on another shard or the same one) and for an unknown id", async () => {
     const w = await world();
-    expectError(await portalCall(w.tenant.owner, 'GET', portalList(w.tenant.id, `/${w.otherIds[0]}`)), 404, 'NOT_FOUND', 'Internal transaction not found');
+    for (const other of w.others) {
+      expectError(await portalCall(w.tenant.owner, 'GET', portalList(w.tenant.id, `/${other.ids[0]}`)), 404, 'NOT_FOUND', 'Internal transaction not found');
+      expectError(await portalCall(w.tenant.owner, 'GET', portalList(other.tenant.id, `/${other.ids[0]}`)), 404, 'NOT_FOUND');
+    }
     expectError(await portalCall(w.tenant.owner, 'GET', portalList(w.tenant.id, '/itx_missing')), 404, 'NOT_FOUND');
-    expectError(await portalCall(w.tenant.owner, 'GET', portalList(w.other.id, `/${w.otherIds[0]}`)), 404, 'NOT_FOUND');
   });
 });
 
 describe('GET /gateway/internal-transactions', () => {
-  it('pages the key’s tenant’s transactions newest first, without admin briefs', async () => {
+  it('pages the key’s tenant’s transactions newest first, without admin briefs (none of tenants on another shard or the same one)', async () => {
     const w = await world();
     const data = expectOk(await gatewayCall(w.key, 'GET', gatewayList('?limit=3')), 200, listSchema);
     expect(data).toMatchObject({ total_count: 4, page: 1, limit: 3, total_pages: 2, has_next_page: true });
@@ -124,15 +131,15 @@ describe('GET /gateway/internal-transactions', () => {
       expect(item).not.toHaveProperty('user');
     }
     const all = expectOk(await gatewayCall(w.key, 'GET', gatewayList()), 200, listSchema);
-    expect(all.items.map((item) => item.id)).not.toContain(w.otherIds[0]);
+    for (const other of w.others) expect(all.items.map((item) => item.id)).not.toContain(other.ids[0]);
   });
 
-  it('filters by user_id, type and status; another tenant’s customer yields an empty page', async () => {
+  it('filters by user_id, type and status; another tenant’s customer (on another shard or the same one) yields an empty page', async () => {
     const w = await world();
     const get = async (query: string) => expectOk(await gatewayCall(w.key, 'GET', gatewayList(query)), 200, listSchema);
     expect((await get(`?user_id=${w.alice}`)).items.map((item) => item.id)).toEqual([...w.aliceIds].reverse());
     expect((await get('?type=xp_admin_adjust&status=failed')).items.map((item) => item.id)).toEqual(w.bobIds);
-    expect((await get(`?user_id=${w.stranger}`)).total_count).toBe(0);
+    for (const { stranger } of w.others) expect((await get(`?user_id=${stranger}`)).total_count).toBe(0);
   });
 
   it('rejects values outside the spec enums and bad paging with 422', async () => {

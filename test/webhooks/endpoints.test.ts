@@ -6,7 +6,7 @@ import { webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithSecret
 import { callWorker, expectError, expectOk, BASE } from '../support/http';
 import { portalRequest, race } from '../support/race';
 import { createEndpoint, newInbox } from '../support/webhooks';
-import { addMember, createTenant, portalCall } from '../support/world';
+import { addMember, createTenant, otherTenants, portalCall } from '../support/world';
 
 const path = (tenantId: string, rest = '') => `/api/v1/tenant/${tenantId}/webhook-endpoints${rest}`;
 
@@ -149,10 +149,9 @@ describe('webhook endpoints (portal)', () => {
       const error = expectError(await portalCall(tenant.owner, 'POST', path(tenant.id), { url, event_types: ['redemption.failed'] }), 409, 'CONFLICT', /Another enabled webhook endpoint of this tenant has this URL/);
       expect(error.errors[0]!.path).toBe('url');
     }
-    // Another path or query is another URL; another tenant may use the same one.
+    // Another path or query is another URL; another tenant (on another shard or the same one) may use the same one.
     await createEndpoint(tenant.owner, tenant.id, `${inbox.url}?copy=1`, ['customer.created']);
-    const other = await createTenant();
-    await createEndpoint(other.owner, other.id, inbox.url, ['customer.created']);
+    for (const other of await otherTenants(tenant.id)) await createEndpoint(other.owner, other.id, inbox.url, ['customer.created']);
     // Disabled, the first one no longer holds the URL; enabled again while another has it, it is refused.
     expectOk(await portalCall(tenant.owner, 'PATCH', path(tenant.id, `/${first.id}`), { status: 'disabled' }), 200, webhookEndpointSchema);
     const second = await createEndpoint(tenant.owner, tenant.id, inbox.url, ['customer.created']);
@@ -220,22 +219,23 @@ describe('webhook endpoints (portal)', () => {
     expectOk(await portalCall(admin, 'GET', path(tenant.id)), 200, pageSchema(webhookEndpointSchema));
   });
 
-  it("another tenant's endpoint is a 404 on every route, exactly like a missing one", async () => {
+  it("another tenant's endpoint (on another shard or the same one) is a 404 on every route, exactly like a missing one", async () => {
     const tenant = await createTenant();
-    const other = await createTenant();
-    const theirs = await createEndpoint(other.owner, other.id, newInbox().url, ['customer.created']);
-    for (const [method, url, body] of [
-      ['GET', path(tenant.id, `/${theirs.id}`)],
-      ['PATCH', path(tenant.id, `/${theirs.id}`), { status: 'disabled' }],
-      ['DELETE', path(tenant.id, `/${theirs.id}`)],
-      ['POST', path(tenant.id, `/${theirs.id}/rotate-secret`)],
-      ['GET', path(tenant.id, `/${theirs.id}/deliveries`)],
-      ['POST', path(tenant.id, `/${theirs.id}/deliveries/whd_x/replay`)],
-    ] as const) {
-      expectError(await portalCall(tenant.owner, method, url, body), 404, 'NOT_FOUND', /Webhook endpoint not found/);
+    for (const other of await otherTenants(tenant.id)) {
+      const theirs = await createEndpoint(other.owner, other.id, newInbox().url, ['customer.created']);
+      for (const [method, url, body] of [
+        ['GET', path(tenant.id, `/${theirs.id}`)],
+        ['PATCH', path(tenant.id, `/${theirs.id}`), { status: 'disabled' }],
+        ['DELETE', path(tenant.id, `/${theirs.id}`)],
+        ['POST', path(tenant.id, `/${theirs.id}/rotate-secret`)],
+        ['GET', path(tenant.id, `/${theirs.id}/deliveries`)],
+        ['POST', path(tenant.id, `/${theirs.id}/deliveries/whd_x/replay`)],
+      ] as const) {
+        expectError(await portalCall(tenant.owner, method, url, body), 404, 'NOT_FOUND', /Webhook endpoint not found/);
+      }
+      // Their tenant path is not ours either.
+      expectError(await portalCall(tenant.owner, 'GET', path(other.id)), 404, 'NOT_FOUND');
+      expectOk(await portalCall(other.owner, 'GET', path(other.id, `/${theirs.id}/deliveries`)), 200, pageSchema(webhookDeliverySchema));
     }
-    // Their tenant path is not ours either.
-    expectError(await portalCall(tenant.owner, 'GET', path(other.id)), 404, 'NOT_FOUND');
-    expectOk(await portalCall(other.owner, 'GET', path(other.id, `/${theirs.id}/deliveries`)), 200, pageSchema(webhookDeliverySchema));
   });
 });
