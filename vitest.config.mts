@@ -113,7 +113,8 @@ const workersProject = defineConfig({
     globalSetup: ['./test/support/global-setup.ts'],
     // test/fuzz reads these (seed, runs per operation, survey mode); see docs/decisions/0051-fuzzing.md.
     provide: { fuzz: { seed: process.env.FUZZ_SEED, runs: process.env.FUZZ_RUNS, survey: process.env.FUZZ_SURVEY }, wranglerRateLimits },
-    setupFiles: ['./test/support/apply-migrations.ts'],
+    // Migrations first; then every log line the Worker writes is checked (test/support/log-capture.ts).
+    setupFiles: ['./test/support/apply-migrations.ts', './test/support/log-capture.ts'],
     testTimeout: 30_000,
     // Pre-bundles viem (about halves its load time per test file). Never add viem/chains here:
     // it breaks the build (node:worker_threads); tests use defineChain instead. standardwebhooks is

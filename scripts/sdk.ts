@@ -7,8 +7,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { breakingChanges, nextSurface, parseSurface, surfaceText, type SurfaceDocument } from './lib/api-surface';
 import { compileContracts } from './lib/compile-contracts';
 import { SDK_DOCUMENT, documentText, sdkFiles, type Document } from './lib/sdk-files';
+import { SHARED_SIGNING } from './lib/sdk-package';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2];
@@ -17,7 +19,8 @@ if (mode !== 'generate' && mode !== 'check') {
   process.exit(2);
 }
 
-const SHARED_SIGNING = 'src/auth/signature.ts';
+const SDK_SURFACE = 'sdk/api-surface.txt';
+const SDK_MANIFEST = 'sdk/package.json';
 const read = (path: string) => (existsSync(join(ROOT, path)) ? readFileSync(join(ROOT, path), 'utf8') : undefined);
 
 /** The app imports the generated contract artifacts (git-ignored): compile them first, then load it. */
@@ -31,10 +34,32 @@ async function servedDocument(): Promise<Document> {
   return JSON.parse(JSON.stringify(openApiDocument())) as Document;
 }
 
+/**
+ * The release files beside the generated ones: the surface released under the document's major
+ * (scripts/lib/api-surface.ts) and sdk/package.json with the document's version.
+ */
+function releaseFiles(document: Document): Map<string, string> {
+  const committed = read(SDK_SURFACE);
+  const surface = nextSurface(document as SurfaceDocument, committed === undefined ? undefined : parseSurface(committed));
+  const manifest = { ...(JSON.parse(read(SDK_MANIFEST) ?? '{}') as object), version: (document as SurfaceDocument).info.version };
+  return new Map([
+    [SDK_SURFACE, surfaceText(surface)],
+    [SDK_MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`],
+  ]);
+}
+
+/** The released lines the document dropped without a new major version: each would break a caller. */
+function breaking(document: Document): string[] {
+  const committed = read(SDK_SURFACE);
+  return committed === undefined ? [] : breakingChanges(document as SurfaceDocument, parseSurface(committed));
+}
+
 try {
   const document = await servedDocument();
   if (mode === 'generate') {
-    const files = await sdkFiles(document);
+    const removed = breaking(document);
+    if (removed.length > 0) console.error(`sdk: warning: ${removed.length} released part(s) of the API removed without a new major version; \`npm run sdk:check\` will refuse it`);
+    const files = new Map([...(await sdkFiles(document)), ...releaseFiles(document)]);
     for (const [path, text] of files) writeFileSync(join(ROOT, path), text);
     console.error(`sdk: wrote ${[...files.keys()].join(', ')}`);
   } else {
@@ -43,7 +68,14 @@ try {
       console.error(`sdk: ${SHARED_SIGNING} imports something, and the SDK includes it (sdk/src/signing.ts): keep it pure, WebCrypto only`);
       process.exit(1);
     }
+    const removed = breaking(document);
+    if (removed.length > 0) {
+      const shown = removed.slice(0, 20).map((line) => `  ${line}`).join('\n');
+      console.error(`sdk: this change would break callers of the released API (${removed.length} removed):\n${shown}${removed.length > 20 ? '\n  ...' : ''}\nPut them back, or move the major version (SERVICE_VERSION, src/routes/platform/info.ts) and run \`npm run sdk:generate\`.`);
+      process.exit(1);
+    }
     const stale: string[] = [];
+    for (const [path, text] of releaseFiles(document)) if (read(path) !== text) stale.push(`${path} (differs from what the document's version and surface make)`);
     const committed = read(SDK_DOCUMENT);
     if (committed !== documentText(document)) stale.push(`${SDK_DOCUMENT} (differs from the document the routes give)`);
     // The derived files are checked against the committed document, so each staleness is named once.

@@ -5,6 +5,7 @@ import { RelayerConfigError, relayerAccount } from './chain/relayer';
 import { settlementFields } from './chain/settings';
 import { parseShardNames, SHARD_NAME, type ShardName } from './domain/shards';
 import { envRateLimit, envText as text, envWholeNumber } from './lib/env-fields';
+import { log } from './lib/log';
 
 /** The whole environment of the Worker, validated by one schema (CONTRACT: Configuration errors). */
 
@@ -152,7 +153,7 @@ export function configOf(env: EnvironmentInput): ConfigResult {
     ? unboundShards(env, parsed.data.SHARDS)
     : parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? ''), message: issue.message }));
   const result: ConfigResult = parsed.success && problems.length === 0 ? { ok: true, config: parsed.data } : { ok: false, problems };
-  if (!result.ok) console.error(JSON.stringify({ level: 'error', message: 'service misconfigured', problems: result.problems }));
+  if (!result.ok) log('error', 'service misconfigured', { problems: result.problems });
   checked.set(key, result);
   return result;
 }

@@ -111,7 +111,7 @@ describe('error envelope', () => {
       expect(res.headers.get('x-request-id')).toBe('req-test-500');
       expect(res.text).not.toMatch(/api_keys|select|sqlite|D1_|no such table|at \w+ \(/i);
       // The details go to the log only, with the request id that the answer names.
-      expect(logged()).toMatch(/"requestId":"req-test-500".*no such table: api_keys/);
+      expect(logged()).toMatch(/"request_id":"req-test-500".*no such table: api_keys/);
     } finally {
       await shardD1(tenant.id).prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
     }
@@ -126,7 +126,7 @@ describe('error envelope', () => {
       const requestId = expectError(res, 500, 'INTERNAL').error.request_id;
       expect(requestId).toMatch(/^req_[a-z2-7]{26}$/);
       expect(res.headers.get('x-request-id')).toBe(requestId);
-      expect(logged()).toContain(`"requestId":"${requestId}"`);
+      expect(logged()).toContain(`"request_id":"${requestId}"`);
     } finally {
       await shardD1(tenant.id).prepare('ALTER TABLE api_keys_hidden RENAME TO api_keys').run();
     }

@@ -69,7 +69,8 @@ async function portalJson(baseUrl: string, token: string, method: string, path: 
 function runLogOf(workerLog: string, exportId: string): { parts?: number; peakHeldBytes?: number } {
   const line = readFileSync(workerLog, 'utf8').split('\n').find((text) => text.includes('"export written"') && text.includes(exportId));
   if (!line) return {};
-  return JSON.parse(line.slice(line.indexOf('{'))) as { parts?: number; peakHeldBytes?: number };
+  const logged = JSON.parse(line.slice(line.indexOf('{'))) as { parts?: number; peak_held_bytes?: number };
+  return { parts: logged.parts, peakHeldBytes: logged.peak_held_bytes };
 }
 
 export async function measureExport(input: {

@@ -5,10 +5,18 @@
  * const event = verifyWebhook(await request.text(), request.headers, env.LOYALTY_WEBHOOK_SECRET);
  * if (event.type === 'xp.transaction.completed') ...
  */
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { Webhook, WebhookVerificationError as StandardWebhooksError } from 'standardwebhooks';
 import type { components } from './schema';
 
-export { WebhookVerificationError };
+/**
+ * A webhook request that did not verify. The SDK's own class, not the `standardwebhooks`
+ * package's: its type declarations need Node's (`Buffer`), so re-exporting it would make every
+ * TypeScript project without @types/node fail to compile against the SDK. `cause` holds the
+ * package's error where it raised one.
+ */
+export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
+}
 
 /** A webhook body, typed per event `type` from the document's `WebhookEvent` schema (its `webhooks` section). */
 export type WebhookEvent = components['schemas']['WebhookEvent'];
@@ -52,7 +60,7 @@ export function verifyWebhook(payload: string, headers: Headers | Record<string,
       // Checked above for its envelope; the signature vouches that the server wrote the rest.
       return event as WebhookEvent;
     } catch (error) {
-      failure = error;
+      failure = error instanceof StandardWebhooksError ? new WebhookVerificationError(error.message, { cause: error }) : error;
     }
   }
   throw failure;

@@ -3,6 +3,7 @@ import { createDatabase, type Database } from '../db/client';
 import { apiKeyDirectory, apiKeys, directoryTenants, type ApiKey } from '../db/schema';
 import type { Shard } from './shards';
 import { BoundedMap } from '../lib/bounded-map';
+import { log } from '../lib/log';
 
 /**
  * What the gateway needs to check a signature, and the shard of the key's tenant (where its status
@@ -52,7 +53,7 @@ export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey): Promise<v
   };
   memory.set(entry.keyId, { entry, at: Date.now() });
   await kv.put(kvKey(entry.keyId), JSON.stringify(entry), { expirationTtl: KV_TTL_SECONDS }).catch((error: unknown) => {
-    console.error(JSON.stringify({ level: 'error', error: 'api key cache write failed', keyId: entry.keyId, message: String(error) }));
+    log('error', 'api key cache write failed', { key_id: entry.keyId, tenant_id: entry.tenantId, reason: String(error) });
   });
 }
 

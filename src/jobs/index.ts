@@ -12,6 +12,8 @@ import { runLotJobs } from '../services/point-jobs';
 import { purgeExpiredAuditEntries } from '../services/audit-log';
 import { purgeImportFiles, resumeStalledImports } from '../services/import-retention';
 import { expireExportFiles, failAbandonedExportJobs } from '../services/exports';
+import { log } from '../lib/log';
+import { reasonOf } from '../services/error-reason';
 
 type Job = (env: Bindings) => Promise<unknown>;
 
@@ -43,9 +45,9 @@ export const cronJobs: Record<string, Job[]> = {
 /** The Worker's `scheduled` handler: runs the jobs of the cron that fired; one failing job does not stop the others. */
 export async function runScheduled(controller: ScheduledController, env: Bindings): Promise<void> {
   const jobs = cronJobs[controller.cron] ?? [];
-  if (jobs.length === 0) console.warn(JSON.stringify({ level: 'warn', message: `no job for cron ${controller.cron}` }));
+  if (jobs.length === 0) log('warn', 'no job for this cron', { cron: controller.cron });
   const results = await Promise.allSettled(jobs.map((job) => job(env)));
   const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
-  for (const failure of failures) console.error(JSON.stringify({ level: 'error', cron: controller.cron, error: String(failure.reason) }));
+  for (const failure of failures) log('error', 'scheduled job failed', { cron: controller.cron, reason: reasonOf(failure.reason) });
   if (failures.length > 0) throw new Error(`${failures.length} scheduled job(s) failed for cron ${controller.cron}`);
 }

@@ -7,6 +7,7 @@ import { RelayerConfigError } from '../chain/relayer';
 import { isGasBudgetExhausted } from '../data/gas-budget';
 import { secondsUntilUtcMidnight } from '../domain/settlement';
 import { ApiError, type ErrorCode } from '../lib/errors';
+import { log } from '../lib/log';
 
 /** HTTP errors raised inside Hono and its validators, in our vocabulary. */
 const httpExceptionCodes: Record<number, ErrorCode> = {
@@ -75,10 +76,10 @@ export function onError<E extends AppEnv>(err: Error, c: Context<E>): Response {
   const requestId = c.get('requestId');
   const apiError = toApiError(err) ?? (isGasBudgetExhausted(err) ? gasBudgetRefusal(c) : undefined);
   if (apiError) {
-    if (apiError.status >= 500) console.error(JSON.stringify({ level: 'error', requestId, status: apiError.status, error: apiError.code, message: apiError.message }));
+    if (apiError.status >= 500) log('error', 'request answered 5xx', { request_id: requestId, status: apiError.status, code: apiError.code, reason: apiError.message });
     return answer(c, apiError);
   }
-  console.error(JSON.stringify({ level: 'error', requestId, error: err.name, message: err.message, stack: err.stack }));
+  log('error', 'request failed: internal error', { request_id: requestId, status: 500, error: err.name, reason: err.message, stack: err.stack });
   return answer(c, new ApiError('INTERNAL', `Internal error (request id ${requestId})`));
 }
 

@@ -10,6 +10,7 @@ import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/i
 import type { GatewayEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { isoNow } from '../lib/time';
+import { log } from '../lib/log';
 
 export const IDEMPOTENCY_HEADER = 'X-Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -85,7 +86,7 @@ function answerHeld(record: IdempotencyRecord, fingerprint: Fingerprint): Respon
 }
 
 function logError(c: Context<GatewayEnv>, error: string, message: string): void {
-  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error, message }));
+  log('error', error, { request_id: c.get('requestId'), tenant_id: c.get('gatewayAuth')?.tenantId, reason: message });
 }
 
 /** The request holds its claim: store its outcome (unless its write already did) or release the key. */

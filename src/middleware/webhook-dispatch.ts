@@ -3,7 +3,8 @@ import { createMiddleware } from 'hono/factory';
 import type { Bindings } from '../env';
 import type { Shard } from '../data/shards';
 import { forTenant, onShard, runContext } from '../services/context';
-import { logEvent, reasonOf } from '../services/settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from '../services/error-reason';
 import { enqueueAfterWrite } from '../services/webhook-deliveries';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -26,7 +27,7 @@ export function dispatchWebhooksAfterWrites<E extends Env & { Bindings: Bindings
     const work = new Promise((resolve) => setTimeout(resolve, 0))
       .then(() => enqueueAfterWrite(forTenant(onShard(runContext(c.env), shard), tenantId), c.env.WEBHOOK_QUEUE))
       .catch((error: unknown) =>
-        logEvent('warn', 'webhook hand-over after a write failed; the minute cron sends them', { tenant: tenantId, reason: reasonOf(error) }),
+        log('warn', 'webhook hand-over after a write failed; the minute cron sends them', { tenant_id: tenantId, reason: reasonOf(error) }),
       );
     c.executionCtx.waitUntil(work);
   });

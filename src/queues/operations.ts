@@ -3,7 +3,8 @@ import type { Bindings, OperationMessage } from '../env';
 import { onMessageShard, runContext } from '../services/context';
 import { runExport } from '../services/export-jobs';
 import { applyImportChunk } from '../services/import-chunks';
-import { logEvent, reasonOf } from '../services/settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from '../services/error-reason';
 
 /**
  * The operations queue's consumer: an import's chunk of rows, or an export to write. Both are
@@ -18,10 +19,10 @@ export async function consumeOperationsBatch(batch: MessageBatch<OperationMessag
       const ctx = onMessageShard(run, body?.shard);
       if (body?.kind === 'import_chunk') await applyImportChunk(ctx, body, { files: env.FILES, walletMnemonic: walletMnemonicOf(env) });
       else if (body?.kind === 'export') await runExport(ctx, env, body);
-      else logEvent('warn', 'operations message of no known kind dropped', { id: message.id });
+      else log('warn', 'operations message of no known kind dropped', { message_id: message.id });
       message.ack();
     } catch (error) {
-      logEvent('error', 'operations message failed; retried', { kind: body?.kind, reason: reasonOf(error) });
+      log('error', 'operations message failed; retried', { kind: body?.kind, message_id: message.id, reason: reasonOf(error) });
       message.retry({ delaySeconds: 5 });
     }
   }

@@ -1,7 +1,8 @@
 import type { Bindings, SettlementMessage } from '../env';
 import { onMessageShard, runContext } from '../services/context';
 import { settleOperation } from '../services/settlement';
-import { logEvent, reasonOf } from '../services/settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from '../services/error-reason';
 
 /**
  * The settlement queue's consumer: each message names one operation; the service makes it happen
@@ -14,7 +15,7 @@ export async function consumeSettlementBatch(batch: MessageBatch<SettlementMessa
     batch.messages.map(async (message) => {
       const operationId = typeof message.body?.operationId === 'string' ? message.body.operationId : undefined;
       if (!operationId) {
-        logEvent('warn', 'settlement message without an operation id dropped', { id: message.id });
+        log('warn', 'settlement message without an operation id dropped', { message_id: message.id });
         message.ack();
         return;
       }
@@ -23,7 +24,7 @@ export async function consumeSettlementBatch(batch: MessageBatch<SettlementMessa
         if (outcome.done) message.ack();
         else message.retry({ delaySeconds: outcome.retryAfterSeconds });
       } catch (error) {
-        logEvent('error', 'settlement message failed; retried', { operation: operationId, reason: reasonOf(error) });
+        log('error', 'settlement message failed; retried', { operation_id: operationId, reason: reasonOf(error) });
         message.retry();
       }
     }),

@@ -3,7 +3,8 @@ import type { Bindings, WebhookMessage } from '../env';
 import { onMessageShard, runContext } from '../services/context';
 import { attemptDelivery } from '../services/webhook-deliveries';
 import { webhookSettings } from '../services/webhook-endpoints';
-import { logEvent, reasonOf } from '../services/settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from '../services/error-reason';
 
 /**
  * The webhook queue's consumer: each message names one delivery; the service attempts it at most
@@ -23,7 +24,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
     batch.messages.map(async (message) => {
       const deliveryId = typeof message.body?.deliveryId === 'string' ? message.body.deliveryId : undefined;
       if (!deliveryId) {
-        logEvent('warn', 'webhook message without a delivery id dropped', { id: message.id });
+        log('warn', 'webhook message without a delivery id dropped', { message_id: message.id });
         message.ack();
         return;
       }
@@ -31,7 +32,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
         await attemptDelivery(onMessageShard(run, message.body.shard), deliveryId, settings);
         message.ack();
       } catch (error) {
-        logEvent('error', 'webhook delivery attempt failed; retried', { delivery: deliveryId, reason: reasonOf(error) });
+        log('error', 'webhook delivery attempt failed; retried', { delivery_id: deliveryId, reason: reasonOf(error) });
         message.retry({ delaySeconds: 30 });
       }
     }),

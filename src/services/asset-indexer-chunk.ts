@@ -11,6 +11,7 @@ import {
   type PlatformWallet,
 } from '../data/asset-balances';
 import { applyDelta, foldTransfers, holdingKey, netMinted, type TransferLog } from '../domain/transfers';
+import { log } from '../lib/log';
 
 /** One asset's indexing state during a run (mirrors its row; `guard` is what the database holds). */
 export type AssetCursor = {
@@ -68,7 +69,7 @@ function assetStatements(
     const current = stored.get(`${asset.id} ${holdingKey(userAddress, change.tokenId)}`);
     const { balance, underflow } = applyDelta(current, change.delta);
     if (underflow) {
-      console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, message: 'indexed balance went below zero; stored as 0' }));
+      log('warn', 'indexed balance went below zero; stored as 0', { job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, tenant_id: asset.tenantId });
     }
     const holding = { tenantId: asset.tenantId, onchainAssetId: asset.id, userAddress, tokenId: change.tokenId };
     if (balance === '0') {

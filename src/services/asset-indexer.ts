@@ -6,6 +6,7 @@ import { confirmedHead, planChunk } from '../domain/transfers';
 import { isoNow } from '../lib/time';
 import { commitChunk, type AssetCursor } from './asset-indexer-chunk';
 import type { ShardContext } from './context';
+import { log } from '../lib/log';
 
 /**
  * The Transfer indexer (cron): follows Transfer / TransferSingle / TransferBatch logs of every
@@ -56,7 +57,7 @@ async function openCursor({ db, now }: ShardContext, client: PublicClient, asset
   if (!(await resetIndex(db, stored, asset.tenantId, genesis, isoNow(now())))) {
     return { asset, address, nextBlock: 0, guard: stored, totalTxns: 0, supply: 0n, lost: true }; // another run reset it first
   }
-  console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, message: 'chain history changed (genesis hash); index reset' }));
+  log('warn', 'chain history changed (genesis hash); index reset', { job: 'asset-indexer', chain_id: asset.chainId, asset_id: asset.id, tenant_id: asset.tenantId });
   const guard = { assetId: asset.id, lastIndexedBlock: null, genesisHash: genesis };
   return { asset, address, nextBlock: await firstBlockOf(client, asset), guard, totalTxns: 0, supply: 0n, lost: false };
 }
@@ -72,7 +73,7 @@ async function indexChain(ctx: ShardContext, chainId: number, assets: readonly O
   for (const asset of assets) {
     // Validated at registration; a bad row must not block the chain's other assets forever.
     if (!asset.assetAddress || !isAddress(asset.assetAddress, { strict: false })) {
-      console.warn(JSON.stringify({ level: 'warn', job: 'asset-indexer', chain_id: chainId, asset_id: asset.id, message: 'asset_address is not an address; skipped' }));
+      log('warn', 'asset_address is not an address; skipped', { job: 'asset-indexer', chain_id: chainId, asset_id: asset.id, tenant_id: asset.tenantId });
       continue;
     }
     cursors.push(await openCursor(ctx, client, asset, getAddress(asset.assetAddress), genesis));
@@ -119,7 +120,7 @@ export async function indexAssetTransfers(ctx: ShardContext, options: IndexerOpt
         await indexChain(ctx, chainId, chainAssets, limits, summary);
       } catch (error) {
         summary.errors += 1;
-        console.error(JSON.stringify({ level: 'error', job: 'asset-indexer', chain_id: chainId, error: describeChainError(error) }));
+        log('error', 'indexing a chain failed; next run retries', { job: 'asset-indexer', chain_id: chainId, reason: describeChainError(error) });
       }
     }),
   );

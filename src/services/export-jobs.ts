@@ -19,7 +19,7 @@ import {
   type ExportRecord,
 } from '../views/export-rows';
 import { forTenant, type ShardContext, type ServiceContext } from './context';
-import { logEvent } from './settlement-log';
+import { log } from '../lib/log';
 
 /** Rows per D1 read: a page's text (a few hundred KB at most) is what an export holds besides the part being filled. */
 export const EXPORT_PAGE_SIZE = 1000;
@@ -139,6 +139,6 @@ export async function runExport(
   if (!completed) await env.FILES.delete(key);
   const result = { completed, rows, bytes: writer.written, parts: writer.partsSent, peakHeldBytes: writer.peakHeld };
   // What an operator (and `npm run bench -- --only exports`) reads of a run: its size and the most it held.
-  logEvent('info', 'export written', { export_id: job.id, tenant_id: job.tenantId, ...result });
+  log('info', 'export written', { export_id: job.id, tenant_id: job.tenantId, completed: result.completed, rows: result.rows, bytes: result.bytes, parts: result.parts, peak_held_bytes: result.peakHeldBytes });
   return result;
 }

@@ -25,7 +25,7 @@ import { planCustomerRows } from './import-customers';
 import type { ChunkPlan, ImportRow } from './import-rows';
 import { CSV_OPTIONS } from './import-upload';
 import { withProgram } from './program-version';
-import { logEvent } from './settlement-log';
+import { log } from '../lib/log';
 
 export type ChunkMessage = Extract<OperationMessage, { kind: 'import_chunk' }>;
 /** `walletMnemonic`: the custodial wallets' seed (configuration), for new customers. */
@@ -54,7 +54,7 @@ export async function applyImportChunk(run: ShardContext, message: ChunkMessage,
   });
   const [found] = job;
   if (!found) {
-    logEvent('warn', 'import chunk of no known import dropped', { importId: message.importId });
+    log('warn', 'import chunk of no known import dropped', { import_id: message.importId, tenant_id: message.tenantId });
     return;
   }
   const after = applied.length > 0 || found.status === 'failed' ? found : await applyChunk(ctx, found, message.chunk, options);
@@ -66,7 +66,7 @@ async function applyChunk(ctx: ServiceContext, job: ImportJob, chunk: number, op
   const rows = await chunkRows(job, chunk, options.files);
   if (!rows) {
     await failImportJobStatement(ctx.db, ctx.tenantId, job.id, isoNow(ctx.now()));
-    logEvent('error', 'import file missing; import failed', { importId: job.id });
+    log('error', 'import file missing; import failed', { import_id: job.id, tenant_id: ctx.tenantId });
     return { ...job, status: 'failed' };
   }
   for (let replans = 0; ; replans++) {

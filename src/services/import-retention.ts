@@ -12,7 +12,7 @@ import type { OperationMessage } from '../env';
 import { isoNow } from '../lib/time';
 import type { ShardContext } from './context';
 import { sendChunks } from './imports';
-import { logEvent } from './settlement-log';
+import { log } from '../lib/log';
 
 /** Days an import's files (the upload and the error file) stay in R2 after it finished (docs/OPERATIONS.md). */
 export const IMPORT_FILE_RETENTION_DAYS = 30;
@@ -55,7 +55,7 @@ export async function resumeStalledImports({ db, now, shard }: ShardContext, que
   for (const job of jobs) {
     if (job.resumes >= MAX_IMPORT_RESUMES) {
       await failImportJobStatement(db, job.tenantId, job.id, isoNow(now()));
-      logEvent('error', 'import failed: its chunks were sent again without progress', { importId: job.id, tenantId: job.tenantId, resumes: job.resumes });
+      log('error', 'import failed: its chunks were sent again without progress', { import_id: job.id, tenant_id: job.tenantId, resumes: job.resumes });
       continue;
     }
     const applied = new Set((await appliedChunksQuery(db, job.tenantId, job.id)).map((row) => row.chunk));

@@ -12,7 +12,8 @@ import type { ImportJobView } from '../schemas/import';
 import { toImportJobView } from '../views/import-job';
 import type { ServiceContext } from './context';
 import { readUpload } from './import-upload';
-import { logEvent, reasonOf } from './settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from './error-reason';
 
 export type CreateImportInput = { kind: ImportKind; body: ReadableStream<Uint8Array>; accountId: string };
 type Operations = Queue<OperationMessage>;
@@ -60,7 +61,7 @@ export async function createImport(ctx: ServiceContext, input: CreateImportInput
       return { job: await jobView(ctx, first), created: false };
     }
     // The job and its file exist from here on: chunks not sent now are sent by the hourly resume.
-    await sendChunks(queue, ctx.shard.name, created).catch((error: unknown) => logEvent('warn', 'import chunks not sent; the hourly job sends them', { importId: created.id, reason: reasonOf(error) }));
+    await sendChunks(queue, ctx.shard.name, created).catch((error: unknown) => log('warn', 'import chunks not sent; the hourly job sends them', { import_id: created.id, tenant_id: ctx.tenantId, reason: reasonOf(error) }));
     return { job: toImportJobView(created, []), created: true };
   } catch (error) {
     await files.delete(key);

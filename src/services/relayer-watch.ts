@@ -2,7 +2,8 @@ import { ChainConfigError } from '../chain/chains';
 import { RelayerConfigError } from '../chain/relayer';
 import { liftRaisedBudgets, recordRelayerBalance } from '../data/gas-budget';
 import { eachShard, type RunContext } from './context';
-import { logEvent, reasonOf } from './settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from './error-reason';
 
 /** A low relayer balance is logged at most this often per chain. */
 export const LOW_BALANCE_LOG_EVERY_MS = 3600 * 1000;
@@ -39,7 +40,7 @@ export async function watchRelayer(ctx: RunContext): Promise<RelayerWatchSummary
         if (balance < onchain.relayerMinBalance) summary.low += 1;
         if (!logNow) return;
         summary.logged += 1;
-        logEvent('error', 'relayer balance is low: fund it before settlements stall', {
+        log('error', 'relayer balance is low: fund it before settlements stall', {
           job: 'relayer-watch',
           chain_id: chainId,
           relayer: address,
@@ -48,7 +49,7 @@ export async function watchRelayer(ctx: RunContext): Promise<RelayerWatchSummary
         });
       } catch (error) {
         summary.errors += 1;
-        logEvent('warn', 'relayer balance could not be read', { job: 'relayer-watch', chain_id: chainId, reason: reasonOf(error) });
+        log('warn', 'relayer balance could not be read', { job: 'relayer-watch', chain_id: chainId, reason: reasonOf(error) });
       }
     }),
   );

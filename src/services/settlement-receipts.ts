@@ -8,7 +8,8 @@ import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
 import type { ShardContext } from './context';
 import { broadcast, enqueueOperations } from './settlement';
-import { logEvent, reasonOf } from './settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from './error-reason';
 
 /** Operations looked at per run; the rest wait for the next minute (least recently looked at first). */
 const FOLLOW_LIMIT = 200;
@@ -65,7 +66,7 @@ async function replace(ctx: ShardContext, loaded: LoadedOperation, stuck: Blockc
   const { operation } = loaded;
   const relayer = ctx.onchain.relayer();
   if (relayer.address !== operation.relayerAddress || stuck.txNonce === null) {
-    logEvent('warn', 'stuck transaction signed by another relayer key; not replaced', { operation: operation.id });
+    log('warn', 'stuck transaction signed by another relayer key; not replaced', { operation_id: operation.id, tenant_id: operation.tenantId });
     return 'waiting';
   }
   const network = await ctx.onchain.client(operation.chainId).estimateFeesPerGas();
@@ -78,7 +79,7 @@ async function replace(ctx: ShardContext, loaded: LoadedOperation, stuck: Blockc
   const signed = { id: newId('btx'), attempt, hash: keccak256(raw), raw, from: relayer.address, to: to ?? null, data, nonce: stuck.txNonce, gas, ...fees };
   if (!(await recordAttempt(ctx.db, operation, signed, isoNow(ctx.now()), stuck.id))) return 'waiting';
   await broadcast(ctx, operation, { id: signed.id, attempt, rawTransaction: raw });
-  logEvent('info', 'stuck transaction replaced', { operation: operation.id, nonce: stuck.txNonce, attempt });
+  log('info', 'stuck transaction replaced', { operation_id: operation.id, tenant_id: operation.tenantId, nonce: stuck.txNonce, attempt });
   return 'replaced';
 }
 
@@ -101,7 +102,7 @@ async function followUnmined(ctx: ShardContext, loaded: LoadedOperation, latest:
   const mined = await client.getTransactionCount({ address: getAddress(operation.relayerAddress ?? latest.txFrom ?? '0x'), blockTag: 'latest' });
   if (operation.nonce !== null && mined > operation.nonce) {
     const strikes = await recordOperationError(db, operation.id, `nonce ${operation.nonce} was consumed by a transaction this platform did not record`, { retryAt: isoNow(now), now: isoNow(now) });
-    logEvent('error', 'relayer nonce consumed by an unrecorded transaction', { operation: operation.id, chain: operation.chainId, nonce: operation.nonce, strikes });
+    log('error', 'relayer nonce consumed by an unrecorded transaction', { operation_id: operation.id, tenant_id: operation.tenantId, chain_id: operation.chainId, nonce: operation.nonce, strikes });
     if (strikes < NONCE_LOST_STRIKES) return 'nonce_lost';
     await runBatch(db, failedStatements(db, operation, undefined, `given up: nonce ${operation.nonce} consumed by an unrecorded transaction`, isoNow(now)));
     return 'failed';
@@ -125,7 +126,7 @@ export async function followOperation(ctx: ShardContext, operationId: string): P
     if (outcome === 'waiting') await touchOperation(db, operationId, isoNow(ctx.now()));
     return outcome;
   } catch (error) {
-    logEvent('error', 'following a settlement failed; next run retries', { operation: operationId, chain: loaded.operation.chainId, reason: reasonOf(error) });
+    log('error', 'following a settlement failed; next run retries', { operation_id: operationId, tenant_id: loaded.operation.tenantId, chain_id: loaded.operation.chainId, reason: reasonOf(error) });
     await touchOperation(db, operationId, isoNow(ctx.now()));
     return 'error';
   }

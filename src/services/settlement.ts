@@ -13,7 +13,8 @@ import { MAX_OPERATION_ERRORS, retryDelaySeconds } from '../domain/settlement';
 import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
 import type { ShardContext } from './context';
-import { logEvent, reasonOf } from './settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from './error-reason';
 import { openingGate, openingMintAmount } from './xp-openings';
 
 /** `done`: nothing more for this message; `retryAfterSeconds`: deliver it again later. */
@@ -31,7 +32,7 @@ export async function enqueueOperations({ onchain, shard }: ShardContext, operat
   try {
     await onchain.enqueue(shard.name, operationIds);
   } catch (error) {
-    logEvent('warn', 'settlement enqueue failed; the receipts job will re-enqueue', { operations: operationIds.length, reason: reasonOf(error) });
+    log('warn', 'settlement enqueue failed; the receipts job will re-enqueue', { operation_count: operationIds.length, reason: reasonOf(error) });
   }
 }
 
@@ -62,7 +63,7 @@ async function gasLimitFor(onchain: OnchainContext, loaded: LoadedOperation, cal
   const ceiling = onchain.maxGas[operation.kind];
   const estimate = await onchain.client(operation.chainId).estimateGas({ account: relayer, to: call.to, data: call.data }).catch((error: unknown) => {
     if (!/revert/i.test(reasonOf(error))) throw error;
-    logEvent('warn', 'settlement call reverts in estimate; sending with fallback gas', { operation: operation.id, reason: reasonOf(error) });
+    log('warn', 'settlement call reverts in estimate; sending with fallback gas', { operation_id: operation.id, reason: reasonOf(error) });
     return undefined;
   });
   if (estimate === undefined) return call.fallbackGas < ceiling ? call.fallbackGas : ceiling;
@@ -138,7 +139,7 @@ async function handleError({ db, now }: ShardContext, loaded: LoadedOperation, e
   const delay = retryDelaySeconds(errorCount);
   const at = now();
   await recordOperationError(db, operation.id, reason, { retryAt: isoNow(new Date(at.getTime() + delay * 1000)), now: isoNow(at) });
-  logEvent('error', 'settlement try failed', { operation: operation.id, chain: operation.chainId, errors: errorCount, reason });
+  log('error', 'settlement try failed', { operation_id: operation.id, tenant_id: operation.tenantId, chain_id: operation.chainId, errors: errorCount, reason });
   if (loaded.attempts.length === 0 && (errorCount >= MAX_OPERATION_ERRORS || !isRetryable(error))) {
     await runBatch(db, failedStatements(db, operation, undefined, `given up: ${reason}`, isoNow(at)));
     return DONE;
@@ -156,7 +157,7 @@ export async function settleOperation(ctx: ShardContext, operationId: string): P
   const { db } = ctx;
   const loaded = await loadOperation(db, operationId);
   if (!loaded) {
-    logEvent('warn', 'settlement message for an unknown operation', { operation: operationId });
+    log('warn', 'settlement message for an unknown operation', { operation_id: operationId });
     return DONE;
   }
   const { operation, asset, attempts } = loaded;

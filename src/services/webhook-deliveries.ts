@@ -21,6 +21,7 @@ import { toWebhookDeliveryView } from '../views/webhook';
 import { forTenant, type ShardContext, type ServiceContext } from './context';
 import { renderEventBody } from './webhook-events';
 import type { WebhookSettings } from './webhook-endpoints';
+import { log } from '../lib/log';
 
 export type WebhookQueue = Pick<Queue<WebhookMessage>, 'sendBatch'>;
 
@@ -116,13 +117,16 @@ export async function attemptDelivery(ctx: ShardContext, deliveryId: string, set
   }
   const delay = retryDelaySeconds(delivery.attempts + 1);
   const failingSince = endpoint.failingSince ?? isoNow(now);
+  const disabling = failedLongEnough(failingSince, now);
   await recordFailed(db, {
     ...record,
     ...outcome,
     failedAt: isoNow(now),
     nextAttemptAt: delay === null ? null : isoNow(new Date(now.getTime() + delay * 1000)),
-    disableReason: failedLongEnough(failingSince, now) ? `Disabled automatically at ${isoNow(now)}: every attempt failed since ${failingSince} (last: ${outcome.error})` : undefined,
+    disableReason: disabling ? `Disabled automatically at ${isoNow(now)}: every attempt failed since ${failingSince} (last: ${outcome.error})` : undefined,
   });
+  // Ids and times only: the endpoint's URL may carry the partner's own token in its query.
+  if (disabling) log('warn', 'webhook endpoint disabled: every attempt failed for too long', { tenant_id: event.tenantId, endpoint_id: endpoint.id, failing_since: failingSince, status_code: outcome.statusCode });
   return delay === null ? 'failed' : 'pending';
 }
 

@@ -16,7 +16,8 @@ import { namedBatch } from '../data/named-batch';
 import type { LoadedOperation } from '../data/settlement';
 import { toBaseUnits } from '../domain/onchain-assets';
 import type { ShardContext } from './context';
-import { logEvent, reasonOf } from './settlement-log';
+import { log } from '../lib/log';
+import { reasonOf } from './error-reason';
 
 /**
  * An XP token added to a live program (docs/decisions/0032-xp-token-added-to-live-program.md): when the token becomes active, every
@@ -68,7 +69,7 @@ export async function openXpTokens(ctx: ShardContext): Promise<OpeningSummary> {
       }
     } catch (error) {
       summary.errors += 1;
-      logEvent('error', 'opening an XP token failed; next run retries', { job: 'xp-openings', asset: asset.id, reason: reasonOf(error) });
+      log('error', 'opening an XP token failed; next run retries', { job: 'xp-openings', asset_id: asset.id, tenant_id: asset.tenantId, reason: reasonOf(error) });
     }
   }
   return summary;

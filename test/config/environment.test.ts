@@ -10,6 +10,7 @@ import type { Bindings } from '../../src/env';
 import { BASE, callWorker, expectError, expectOk, type JsonResponse } from '../support/http';
 import { errorLog } from '../support/logs';
 import { z } from 'zod';
+import { inspected } from '../support/log-capture';
 
 const SECRET_LOOKING = 'c2VjcmV0LXZhbHVlLXRoYXQtbXVzdC1uZXZlci1sZWFr';
 
@@ -89,7 +90,7 @@ describe('a missing or malformed variable', () => {
   });
 
   it('is logged once per isolate and configuration, by name only', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const errors = vi.spyOn(console, 'error').mockImplementation(inspected(() => undefined));
     const broken = { WALLET_MNEMONIC: `${SECRET_LOOKING} once`, ENVIRONMENT: 'log-once-test' };
     for (const [method, path] of routes) await call(broken, method, path);
     const lines = errors.mock.calls.map((args) => String(args[0])).filter((line) => line.includes('service misconfigured'));
@@ -104,7 +105,7 @@ describe('a missing or malformed variable', () => {
       const res = await call({ API_KEY_ENCRYPTION_KEY: undefined }, method, path);
       const requestId = expectError(res, 503, 'SERVICE_MISCONFIGURED').error.request_id;
       expect(res.headers.get('x-request-id')).toBe(requestId);
-      expect(logged()).toContain(`"requestId":"${requestId}"`);
+      expect(logged()).toContain(`"request_id":"${requestId}"`);
     }
   });
 });

@@ -50,7 +50,7 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
   }, 60_000);
 
   afterAll(() => {
-    if (config.survey) console.log(`FUZZ_SURVEY: ${survey.size} distinct problems\n\n${survey}`);
+    if (config.survey) console.log('FUZZ_SURVEY:', `${survey.size} distinct problems\n\n${survey}`);
   });
 
   async function exchange(op: Operation, request: FuzzRequest, probe?: Probe) {
@@ -90,7 +90,7 @@ describe(`fuzz every documented operation (FUZZ_SEED=${config.seed}, FUZZ_RUNS=$
         });
         // No shrinking: the world changes with every request, so a replayed smaller request is a different experiment.
         await fc.assert(property, { seed: operationSeed(config.seed, op.id), numRuns: config.runs, endOnFailure: true });
-        if (skipped) console.warn(`${op.id}: time limit reached, ${skipped} of ${config.runs} runs not sent`);
+        if (skipped) console.warn('fuzz:', `${op.id}: time limit reached, ${skipped} of ${config.runs} runs not sent`);
         fuzzed.add(op.id);
       },
       OPERATION_TIME_LIMIT_MS * 3,

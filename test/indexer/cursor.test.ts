@@ -15,6 +15,7 @@ import { indexAssetTransfers } from '../../src/services/asset-indexer';
 import { anvilRpc, fundedRelayer, publicClientFor, walletClientFor } from '../support/chain';
 import { db, shardRun } from '../support/world';
 import { assetRow, deploy, expectIndexedAsChain, holdingsOfAsset, registerAsset, tenantWithHolders, tokenOwner } from './fixtures';
+import { inspected } from '../support/log-capture';
 
 let owner: Awaited<ReturnType<typeof fundedRelayer>>;
 
@@ -113,7 +114,7 @@ describe('failing chains', () => {
     const unconfigured = await registerAsset(asset.tenantId, 'erc20', privateKeyToAccount(generatePrivateKey()).address, { chainId: 424242 });
     const rpc = 'http://127.0.0.1:9/v2/SECRET-PROVIDER-KEY';
     const chains = JSON.stringify({ ...(JSON.parse(env.CHAINS!) as Record<string, string>), '31339': rpc });
-    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const error = vi.spyOn(console, 'error').mockImplementation(inspected(() => undefined));
     try {
       const summary = await indexOnchainAssets({ ...env, CHAINS: chains });
       expect(summary.errors).toBe(2);

@@ -12,6 +12,7 @@ import { expectOk } from '../support/http';
 import { testKeys } from '../support/keys';
 import { deliver, operationIds, relayerEnv, runCron, settleAll } from '../support/settlement';
 import { createTenant, createTestApiKey, db, portalCall, services, shardOf } from '../support/world';
+import { inspected } from '../support/log-capture';
 
 const DEAD_RPC = 'http://127.0.0.1:9';
 let relayer: Awaited<ReturnType<typeof fundedRelayer>>;
@@ -22,8 +23,8 @@ beforeAll(async () => {
 /** Every line the Worker logs during a test, to prove no secret or RPC URL ever reaches a log. */
 function captureLogs(): () => string {
   const lines: string[] = [];
-  for (const method of ['log', 'warn', 'error'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+  for (const method of ['debug', 'log', 'info', 'warn', 'error'] as const) {
+    vi.spyOn(console, method).mockImplementation(inspected((...args: unknown[]) => void lines.push(args.map(String).join(' '))));
   }
   return () => lines.join('\n');
 }

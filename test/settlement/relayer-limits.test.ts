@@ -15,6 +15,7 @@ import { portalRequest, race } from '../support/race';
 import { deliver, operationIds, relayerEnv, runCron, settleAll } from '../support/settlement';
 import { createTestApiKey, db, gatewayCall, otherTenants, portalCall, type TestTenant } from '../support/world';
 import { createAsset, createReward, deployedAsset, earn, getCustomer, getRedemption, newCustomer, newWorld, redeem, type World } from './fixtures';
+import { inspected } from '../support/log-capture';
 
 let relayer: { privateKey: Hex; address: Address };
 beforeAll(async () => {
@@ -193,7 +194,7 @@ describe("the relayer's balance", () => {
     const poor = await fundedRelayer();
     await anvilRpc(31337, 'anvil_setBalance', [poor.address, `0x${parseEther('0.01').toString(16)}`]);
     const errors: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)));
+    vi.spyOn(console, 'error').mockImplementation(inspected((line: unknown) => void errors.push(String(line))));
     const lowLines = () => errors.filter((line) => line.includes('relayer balance is low') && line.includes(poor.address) && line.includes('"chain_id":31337'));
 
     const watched = relayerEnv(poor.privateKey, { RELAYER_MIN_BALANCE: '0.05' });

@@ -1,4 +1,5 @@
 import { afterEach, vi } from 'vitest';
+import { inspected } from './log-capture';
 
 /**
  * Captures what the Worker logs with console.error until the test ends, so a test that provokes an
@@ -6,7 +7,8 @@ import { afterEach, vi } from 'vitest';
  */
 export function errorLog(): () => string {
   const lines: string[] = [];
-  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+  // Still checked against the logging rule (log-capture.ts), only not printed.
+  vi.spyOn(console, 'error').mockImplementation(inspected((...args: unknown[]) => void lines.push(args.map(String).join(' '))));
   return () => lines.join('\n');
 }
 

@@ -1,6 +1,13 @@
 import { env } from 'cloudflare:test';
 import { canonicalSignedUrl, signRequest, type SignedRequestInput } from '../../src/auth/signature';
 import { unixSeconds } from '../../src/lib/time';
+import { neverLogged } from './log-capture';
+
+/** A signature must never reach a log line (test/support/log-capture.ts checks every line for it). */
+function remembered(headers: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'x-tenant-signature') neverLogged(value);
+  return headers;
+}
 
 /** Offsets stay well inside the window, so a request still passes when the test runs slowly. */
 const MAX_OFFSET = Math.floor(Number(env.SIGNATURE_TOLERANCE_SECONDS) / 2);
@@ -14,7 +21,7 @@ const signed = new Set<string>();
  * kept as is (tests of replays sign once and send the result several times).
  */
 export async function signFresh(input: SignedRequestInput): Promise<Record<string, string>> {
-  if (input.timestamp !== undefined) return signRequest(input);
+  if (input.timestamp !== undefined) return remembered(await signRequest(input));
   const now = unixSeconds();
   const request = `${input.keyId} ${input.method.toUpperCase()} ${canonicalSignedUrl(input.url)} ${input.body ?? ''}`;
   for (let step = 0; step <= 2 * MAX_OFFSET; step += 1) {
@@ -22,7 +29,7 @@ export async function signFresh(input: SignedRequestInput): Promise<Record<strin
     const id = `${timestamp} ${request}`;
     if (signed.has(id)) continue;
     signed.add(id);
-    return signRequest({ ...input, timestamp });
+    return remembered(await signRequest({ ...input, timestamp }));
   }
   throw new Error(`more than ${2 * MAX_OFFSET + 1} identical signed requests in the tolerance window`);
 }
