@@ -40,7 +40,7 @@ export async function getCachedApiKey(kv: KVNamespace, keyId: string, now = Date
  * failed KV write is logged, not thrown, because D1 stays authoritative (a KV miss reads D1, a
  * stale `active` is refused by the D1 guard) and a portal create must not lose its one-time secret.
  */
-export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey): Promise<void> {
+export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey, requestId?: string): Promise<void> {
   // Only the listed fields: a full row passed in must not put names or audit data into KV.
   const entry: CachedApiKey = {
     id: key.id,
@@ -53,7 +53,7 @@ export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey): Promise<v
   };
   memory.set(entry.keyId, { entry, at: Date.now() });
   await kv.put(kvKey(entry.keyId), JSON.stringify(entry), { expirationTtl: KV_TTL_SECONDS }).catch((error: unknown) => {
-    log('error', 'api key cache write failed', { key_id: entry.keyId, tenant_id: entry.tenantId, reason: String(error) });
+    log('error', 'api key cache write failed', { request_id: requestId, key_id: entry.keyId, tenant_id: entry.tenantId, reason: String(error) });
   });
 }
 
@@ -79,7 +79,7 @@ export async function loadApiKeyForCache(directory: Database, shards: readonly S
 }
 
 /** Re-reads a key from D1 into both caches (after D1 contradicted a cached `active`). */
-export async function refreshCachedApiKey(directory: Database, shards: readonly Shard[], kv: KVNamespace, keyId: string): Promise<void> {
+export async function refreshCachedApiKey(directory: Database, shards: readonly Shard[], kv: KVNamespace, keyId: string, requestId?: string): Promise<void> {
   const key = await loadApiKeyForCache(directory, shards, keyId);
-  if (key) await cacheApiKey(kv, key);
+  if (key) await cacheApiKey(kv, key, requestId);
 }

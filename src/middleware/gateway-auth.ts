@@ -57,7 +57,7 @@ async function findKey(c: Context<GatewayEnv>, keyId: string): Promise<{ key: Ca
   if (cached) return { key: cached, confirmed: false };
   const key = await loadApiKeyForCache(c.get('directory'), requestShards(c), keyId);
   if (!key) deny('Unknown API key');
-  c.executionCtx.waitUntil(cacheApiKey(c.env.KV, key));
+  c.executionCtx.waitUntil(cacheApiKey(c.env.KV, key, c.get('requestId')));
   return { key, confirmed: true };
 }
 
@@ -82,7 +82,7 @@ function keyGuard(c: Context<GatewayEnv>, key: CachedApiKey, shard: D1Database):
     },
     refusal: () => {
       forgetApiKeyVerifier(key.keyId);
-      c.executionCtx.waitUntil(refreshCachedApiKey(c.get('directory'), requestShards(c), c.env.KV, key.keyId));
+      c.executionCtx.waitUntil(refreshCachedApiKey(c.get('directory'), requestShards(c), c.env.KV, key.keyId, c.get('requestId')));
       return new ApiError('AUTH_INVALID_CREDENTIALS', KEY_NOT_ACTIVE);
     },
   };

@@ -20,7 +20,7 @@ export type ApiKeyStores = { kv: KVNamespace; encryptionKey: string };
  * cached at once so its first gateway request needs no D1 lookup. A tenant holding
  * MAX_ACTIVE_API_KEYS active keys is refused (409) until it revokes one.
  */
-export async function createApiKey({ db, directory, tenantId, now, shard }: ServiceContext, input: CreateApiKeyInput, { kv, encryptionKey }: ApiKeyStores) {
+export async function createApiKey({ db, directory, tenantId, now, shard, requestId }: ServiceContext, input: CreateApiKeyInput, { kv, encryptionKey }: ApiKeyStores) {
   const credential = generateCredential();
   const row = {
     id: newId('apk'),
@@ -41,7 +41,7 @@ export async function createApiKey({ db, directory, tenantId, now, shard }: Serv
     await forgetApiKeyId(directory, row.keyId);
     throw new ApiError('CONFLICT', `A tenant has at most ${MAX_ACTIVE_API_KEYS} active API keys (neither revoked nor expired): revoke one first`);
   }
-  await cacheApiKey(kv, { ...key, shard: shard.name });
+  await cacheApiKey(kv, { ...key, shard: shard.name }, requestId);
   return { record: toApiKeyView(key, nowIso), secret: credential.secret };
 }
 
@@ -57,10 +57,10 @@ export async function listApiKeys({ db, tenantId, now }: ServiceContext, params:
  * the key there on every request. KV and this isolate's memory are updated too, so they answer
  * the revoked key without a D1 lookup.
  */
-export async function revokeApiKey({ db, tenantId, now, shard }: ServiceContext, id: string, kv: KVNamespace): Promise<ApiKeyView> {
+export async function revokeApiKey({ db, tenantId, now, shard, requestId }: ServiceContext, id: string, kv: KVNamespace): Promise<ApiKeyView> {
   const nowIso = isoNow(now());
   const revoked = await markApiKeyRevoked(db, tenantId, id, nowIso);
   if (!revoked) throw ApiError.notFound('API key');
-  await cacheApiKey(kv, { ...revoked, shard: shard.name });
+  await cacheApiKey(kv, { ...revoked, shard: shard.name }, requestId);
   return toApiKeyView(revoked, nowIso);
 }

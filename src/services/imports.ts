@@ -61,7 +61,7 @@ export async function createImport(ctx: ServiceContext, input: CreateImportInput
       return { job: await jobView(ctx, first), created: false };
     }
     // The job and its file exist from here on: chunks not sent now are sent by the hourly resume.
-    await sendChunks(queue, ctx.shard.name, created).catch((error: unknown) => log('warn', 'import chunks not sent; the hourly job sends them', { import_id: created.id, tenant_id: ctx.tenantId, reason: reasonOf(error) }));
+    await sendChunks(queue, ctx.shard.name, created).catch((error: unknown) => log('warn', 'import chunks not sent; the hourly job sends them', { request_id: ctx.requestId, import_id: created.id, tenant_id: ctx.tenantId, reason: reasonOf(error) }));
     return { job: toImportJobView(created, []), created: true };
   } catch (error) {
     await files.delete(key);

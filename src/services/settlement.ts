@@ -28,11 +28,11 @@ const ASSET_NOT_READY_SECONDS = 10;
  * Hands operations to the settlement queue. A failed send is logged, never thrown: the write it
  * follows has committed, and the receipts job re-enqueues operations left `queued`.
  */
-export async function enqueueOperations({ onchain, shard }: ShardContext, operationIds: readonly string[]): Promise<void> {
+export async function enqueueOperations({ onchain, shard, requestId }: ShardContext, operationIds: readonly string[]): Promise<void> {
   try {
     await onchain.enqueue(shard.name, operationIds);
   } catch (error) {
-    log('warn', 'settlement enqueue failed; the receipts job will re-enqueue', { operation_count: operationIds.length, reason: reasonOf(error) });
+    log('warn', 'settlement enqueue failed; the receipts job will re-enqueue', { request_id: requestId, shard: shard.name, operation_count: operationIds.length, reason: reasonOf(error) });
   }
 }
 

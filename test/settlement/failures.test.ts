@@ -94,8 +94,10 @@ describe('settlement failures: recorded, retried with backoff, never a stall or 
     const key = await createTestApiKey(tenant.id);
     const customer = await createCustomerViaApi(key);
     const broken = onchainContext({ ...env, SETTLEMENT_QUEUE: { send: () => Promise.reject(new Error('queue down')), sendBatch: () => Promise.reject(new Error('queue down')) } as unknown as Bindings['SETTLEMENT_QUEUE'] });
-    const tx = await earnXp(services(tenant.id, { onchain: broken }), { userId: customer.id, type: 'xp_earn', amount: 5 });
+    const logs = captureLogs();
+    const tx = await earnXp(services(tenant.id, { onchain: broken, requestId: 'req_enqueue_down' }), { userId: customer.id, type: 'xp_earn', amount: 5 });
     expect(tx.status).toBe('initialized');
+    expect(logs()).toContain('"message":"settlement enqueue failed; the receipts job will re-enqueue","request_id":"req_enqueue_down"');
     const [stranded] = await operationIds(['queued'], tenant.id);
     expect(stranded).toBeDefined();
     await db(tenant.id).update(onchainOperations).set({ updatedAt: '2000-01-01T00:00:00.000Z' }).where(eq(onchainOperations.id, stranded!));
