@@ -14,6 +14,7 @@ import {
   targetProblem,
 } from '../domain/webhooks';
 import { ApiError } from '../lib/errors';
+import { log } from '../lib/log';
 import { pageOf, type Page, type PageParams } from '../lib/paging';
 import { isoNow } from '../lib/time';
 import type { WebhookDeliveryView } from '../schemas/webhook';
@@ -21,7 +22,6 @@ import { toWebhookDeliveryView } from '../views/webhook';
 import { forTenant, type ShardContext, type ServiceContext } from './context';
 import { renderEventBody } from './webhook-events';
 import type { WebhookSettings } from './webhook-endpoints';
-import { log } from '../lib/log';
 
 export type WebhookQueue = Pick<Queue<WebhookMessage>, 'sendBatch'>;
 

@@ -16,6 +16,17 @@ function deployedCall(token: string, method: string, url: string, body: unknown)
   return callWorker(request, { ...env, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'false' });
 }
 
+/** Every route of one endpoint under the tenant's path, with a body a write accepts. */
+const endpointRoutes = (tenantId: string, endpointId: string) =>
+  [
+    ['GET', path(tenantId, `/${endpointId}`)],
+    ['PATCH', path(tenantId, `/${endpointId}`), { status: 'disabled' }],
+    ['DELETE', path(tenantId, `/${endpointId}`)],
+    ['POST', path(tenantId, `/${endpointId}/rotate-secret`)],
+    ['GET', path(tenantId, `/${endpointId}/deliveries`)],
+    ['POST', path(tenantId, `/${endpointId}/deliveries/whd_x/replay`)],
+  ] as const;
+
 describe('webhook endpoints (portal)', () => {
   it('create answers the secret once; get and list never show it; update and delete', async () => {
     const tenant = await createTenant();
@@ -205,12 +216,7 @@ describe('webhook endpoints (portal)', () => {
       for (const [method, url, body] of [
         ['GET', path(tenant.id)],
         ['POST', path(tenant.id), { url: newInbox().url, event_types: ['customer.created'] }],
-        ['GET', path(tenant.id, `/${created.id}`)],
-        ['PATCH', path(tenant.id, `/${created.id}`), { status: 'disabled' }],
-        ['DELETE', path(tenant.id, `/${created.id}`)],
-        ['POST', path(tenant.id, `/${created.id}/rotate-secret`)],
-        ['GET', path(tenant.id, `/${created.id}/deliveries`)],
-        ['POST', path(tenant.id, `/${created.id}/deliveries/whd_x/replay`)],
+        ...endpointRoutes(tenant.id, created.id),
       ] as const) {
         expectError(await portalCall(member, method, url, body), 403, 'FORBIDDEN', /manage webhooks/);
       }
@@ -223,14 +229,7 @@ describe('webhook endpoints (portal)', () => {
     const tenant = await createTenant();
     for (const other of await otherTenants(tenant.id)) {
       const theirs = await createEndpoint(other.owner, other.id, newInbox().url, ['customer.created']);
-      for (const [method, url, body] of [
-        ['GET', path(tenant.id, `/${theirs.id}`)],
-        ['PATCH', path(tenant.id, `/${theirs.id}`), { status: 'disabled' }],
-        ['DELETE', path(tenant.id, `/${theirs.id}`)],
-        ['POST', path(tenant.id, `/${theirs.id}/rotate-secret`)],
-        ['GET', path(tenant.id, `/${theirs.id}/deliveries`)],
-        ['POST', path(tenant.id, `/${theirs.id}/deliveries/whd_x/replay`)],
-      ] as const) {
+      for (const [method, url, body] of endpointRoutes(tenant.id, theirs.id)) {
         expectError(await portalCall(tenant.owner, method, url, body), 404, 'NOT_FOUND', /Webhook endpoint not found/);
       }
       // Their tenant path is not ours either.
