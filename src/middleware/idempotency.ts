@@ -11,6 +11,7 @@ import type { GatewayEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { isoNow } from '../lib/time';
 import { log } from '../lib/log';
+import { reasonOf } from '../services/error-reason';
 
 export const IDEMPOTENCY_HEADER = 'X-Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -85,8 +86,8 @@ function answerHeld(record: IdempotencyRecord, fingerprint: Fingerprint): Respon
   return storedResponse({ status: record.responseStatus, body: record.responseBody }, true);
 }
 
-function logError(c: Context<GatewayEnv>, error: string, message: string): void {
-  log('error', error, { request_id: c.get('requestId'), tenant_id: c.get('gatewayAuth')?.tenantId, reason: message });
+function lineFields(c: Context<GatewayEnv>, reason: string) {
+  return { request_id: c.get('requestId'), tenant_id: c.get('gatewayAuth')?.tenantId, reason };
 }
 
 /** The request holds its claim: store its outcome (unless its write already did) or release the key. */
@@ -96,7 +97,7 @@ async function finishClaimed(c: Context<GatewayEnv>, db: Database, write: Idempo
   if (stored) {
     if (status === stored.status && (await c.res.clone().text()) === stored.body) return;
     // The write committed with this outcome: it is the answer, now and on every replay.
-    logError(c, 'response differs from the one stored with the write', `${status} answered, ${stored.status} stored`);
+    log('error', 'response differs from the one stored with the write', lineFields(c, `${status} answered, ${stored.status} stored`));
     c.res = storedResponse(stored, false);
     return;
   }
@@ -110,7 +111,7 @@ async function finishClaimed(c: Context<GatewayEnv>, db: Database, write: Idempo
     await completeKey(db, write.claim, keptOutcome(write.claim, { status, body }));
   } catch (error) {
     // The write already happened: answer it. The claim then lapses with its lease (logged).
-    logError(c, 'idempotency record not stored', String(error));
+    log('error', 'idempotency record not stored', lineFields(c, reasonOf(error)));
   }
 }
 

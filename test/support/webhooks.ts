@@ -8,9 +8,10 @@ import worker from '../../src/index';
 import { newId } from '../../src/lib/ids';
 import { webhookEndpointWithSecretSchema, type WebhookEndpointView } from '../../src/schemas/webhook';
 import { webhookEventSchema } from '../../src/schemas/webhook-event';
-import { expectOk } from './http';
+import { callWorker, expectOk } from './http';
+import { portalRequest } from './race';
 import { shardsHolding } from './shards';
-import { db, portalCall, type TestMember } from './world';
+import { db, type TestMember } from './world';
 
 /** A request as the receiver (test/support/webhook-receiver.ts) recorded it. */
 export type ReceivedWebhook = { path: string; headers: Record<string, string>; body: string };
@@ -29,8 +30,12 @@ export async function received(inbox: string): Promise<ReceivedWebhook[]> {
 
 export type TestEndpoint = WebhookEndpointView & { secret: string };
 
+/**
+ * Creates an endpoint and waits for the request's background work: a webhook hand-over it began
+ * late would otherwise claim the deliveries of the test's next write before that write's own does.
+ */
 export async function createEndpoint(member: TestMember, tenantId: string, url: string, eventTypes: WebhookEventType[]): Promise<TestEndpoint> {
-  const res = await portalCall(member, 'POST', `/api/v1/tenant/${tenantId}/webhook-endpoints`, { url, event_types: eventTypes, description: 'test receiver' });
+  const res = await callWorker(portalRequest(member, 'POST', `/api/v1/tenant/${tenantId}/webhook-endpoints`, { url, event_types: eventTypes, description: 'test receiver' }));
   return expectOk(res, 201, webhookEndpointWithSecretSchema);
 }
 

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
 import { env } from 'cloudflare:test';
 import { configOf } from '../../src/config';
+import type { Bindings } from '../../src/env';
 import { webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/domain/webhooks';
 import { pageSchema } from '../../src/lib/paging';
@@ -12,6 +13,7 @@ import { attemptDelivery } from '../../src/services/webhook-deliveries';
 import { webhookSettings } from '../../src/services/webhook-endpoints';
 import { createCustomerViaApi } from '../support/customers';
 import { callWorker, expectError, expectOk } from '../support/http';
+import { inspected } from '../support/log-capture';
 import { gatewayRequest } from '../support/race';
 import { runCron } from '../support/settlement';
 import { createEndpoint, deliverPending, deliverWebhooks, deliveriesOf, eventsOf, newInbox, received, verifiedEvent } from '../support/webhooks';
@@ -214,6 +216,26 @@ describe('webhook delivery', () => {
     // callWorker waits for the request's background work (waitUntil), where the hand-over runs.
     const res = await callWorker(await gatewayRequest(key, 'POST', '/api/v1/gateway/customers', { body: { external_id: 'handed-over' } }));
     expect(res.status, res.text).toBe(201);
+    const [delivery] = await deliveriesOf(tenant.id);
+    expect(delivery!.enqueuedAt).not.toBeNull();
+  });
+
+  it('a hand-over that fails is logged with the request id and left to the minute cron', async () => {
+    const tenant = await createTenant();
+    const key = await createTestApiKey(tenant.id);
+    await createEndpoint(tenant.owner, tenant.id, newInbox().url, ['customer.created']);
+    const lines: string[] = [];
+    vi.spyOn(console, 'warn').mockImplementation(inspected((line: unknown) => void lines.push(String(line))));
+    const queueDown = { sendBatch: () => Promise.reject(new Error('queue unavailable')) } as unknown as Bindings['WEBHOOK_QUEUE'];
+    const request = await gatewayRequest(key, 'POST', '/api/v1/gateway/customers', { body: { external_id: 'queue-down' } });
+    request.headers.set('x-request-id', 'req_handover_down');
+    const res = await callWorker(request, { ...env, WEBHOOK_QUEUE: queueDown });
+    vi.restoreAllMocks();
+    expect(res.status, res.text).toBe(201);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: 'webhook hand-over after a write failed; the minute cron sends them', request_id: 'req_handover_down', tenant_id: tenant.id }),
+    );
+    // Claimed before the send, so the cron's sweep hands it over once the claim is old enough.
     const [delivery] = await deliveriesOf(tenant.id);
     expect(delivery!.enqueuedAt).not.toBeNull();
   });
