@@ -11,20 +11,28 @@ export async function devtools(inspectorPort: number) {
   if (!url) throw new Error(`no inspector target on port ${inspectorPort}`);
   const socket = new WebSocket(url);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const pending = new Map<number, (result: unknown) => void>();
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   socket.on('message', (data: WebSocket.RawData) => {
     const message = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
-    if (message.id === undefined) return;
-    if (message.error) throw new Error(`inspector: ${message.error.message}`);
-    pending.get(message.id)?.(message.result);
+    const waiting = message.id === undefined ? undefined : pending.get(message.id);
+    if (message.id === undefined || !waiting) return;
     pending.delete(message.id);
+    if (message.error) waiting.reject(new Error(`inspector: ${message.error.message}`));
+    else waiting.resolve(message.result);
   });
   let lastId = 0;
-  const send = <T>(method: string, params: object = {}) =>
-    new Promise<T>((resolve) => {
+  /** A busy isolate may not answer for minutes: with `timeoutMs`, the call fails after it instead of waiting. */
+  const send = <T>(method: string, params: object = {}, timeoutMs?: number) =>
+    new Promise<T>((resolve, reject) => {
       lastId += 1;
-      pending.set(lastId, resolve as (result: unknown) => void);
-      socket.send(JSON.stringify({ id: lastId, method, params }));
+      const id = lastId;
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`inspector: ${method} unanswered after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const settle = () => clearTimeout(timer);
+      pending.set(id, { resolve: (result) => (settle(), resolve(result as T)), reject: (error) => (settle(), reject(error)) });
+      socket.send(JSON.stringify({ id, method, params }));
     });
   return { send, close: () => socket.close() };
 }
