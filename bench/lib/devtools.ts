@@ -14,8 +14,9 @@ export async function devtools(inspectorPort: number) {
   const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   socket.on('message', (data: WebSocket.RawData) => {
     const message = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
-    const waiting = message.id === undefined ? undefined : pending.get(message.id);
-    if (message.id === undefined || !waiting) return;
+    if (message.id === undefined) return;
+    const waiting = pending.get(message.id);
+    if (!waiting) return;
     pending.delete(message.id);
     if (message.error) waiting.reject(new Error(`inspector: ${message.error.message}`));
     else waiting.resolve(message.result);
