@@ -77,7 +77,8 @@ async function main(): Promise<void> {
   options.small = manifest.tenants.small.customers;
 
   log('starting the Worker and the baseline…');
-  const [worker, baseline] = await Promise.all([startWorker(), startBaseline(manifest.baselineKey, manifest.tenants.large.shard)]);
+  const [firstWorker, baseline] = await Promise.all([startWorker(), startBaseline(manifest.baselineKey, manifest.tenants.large.shard)]);
+  let worker = firstWorker;
   const servers: Servers = { worker: worker.baseUrl, baseline: baseline.baseUrl };
   log(`Worker ${servers.worker} (log ${paths.workerLog}), baseline ${servers.baseline}`);
   await runCronsOnce(servers.worker);
@@ -105,6 +106,15 @@ async function main(): Promise<void> {
       seconds: options.duration,
       log,
     });
+  }
+  // Local D1 keeps memory for every query it served, in workerd's own isolate (not the Worker's):
+  // after the rounds' few hundred thousand queries it reached V8's 1.4 GB limit and workerd aborted
+  // (docs/PERFORMANCE.md, "Issue 26"). The measurements after the rounds get a fresh process on the same data.
+  if (options.rounds > 0 && [EXPORTS_MEASUREMENT, IMPORTS, SHARDS_MEASUREMENT].some(wanted)) {
+    log('restarting the Worker for the measurements after the rounds…');
+    await worker.stop();
+    worker = await startWorker();
+    servers.worker = worker.baseUrl;
   }
   // Exports first: the import measurement adds its customers to tenant "large".
   if (wanted(EXPORTS_MEASUREMENT)) {

@@ -63,7 +63,7 @@ async function gasLimitFor(onchain: OnchainContext, loaded: LoadedOperation, cal
   const ceiling = onchain.maxGas[operation.kind];
   const estimate = await onchain.client(operation.chainId).estimateGas({ account: relayer, to: call.to, data: call.data }).catch((error: unknown) => {
     if (!/revert/i.test(reasonOf(error))) throw error;
-    log('warn', 'settlement call reverts in estimate; sending with fallback gas', { operation_id: operation.id, reason: reasonOf(error) });
+    log('warn', 'settlement call reverts in estimate; sending with fallback gas', { operation_id: operation.id, tenant_id: operation.tenantId, chain_id: operation.chainId, reason: reasonOf(error) });
     return undefined;
   });
   if (estimate === undefined) return call.fallbackGas < ceiling ? call.fallbackGas : ceiling;
