@@ -1,5 +1,4 @@
 import {
-  BaseError,
   decodeEventLog,
   getAddress,
   numberToHex,
@@ -111,19 +110,4 @@ export async function minedBlockOf(client: PublicClient, hash: Hash): Promise<nu
     if (error instanceof TransactionReceiptNotFoundError) return null;
     throw error;
   }
-}
-
-/**
- * A loggable reason for a failed chain call. viem's full messages name the request URL, which may
- * carry a provider key: only the error's name, short message and details are kept, and anything
- * that still looks like a URL is blanked.
- */
-export function describeChainError(error: unknown): string {
-  const withoutUrls = (text: string) => text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<rpc url>');
-  if (error instanceof BaseError) {
-    const details = error.details && error.details !== error.shortMessage ? ` (${error.details})` : '';
-    return withoutUrls(`${error.name}: ${error.shortMessage}${details}`).slice(0, 500);
-  }
-  if (error instanceof Error) return withoutUrls(`${error.name}: ${error.message}`).slice(0, 500);
-  return withoutUrls(String(error)).slice(0, 500);
 }

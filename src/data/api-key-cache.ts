@@ -4,6 +4,7 @@ import { apiKeyDirectory, apiKeys, directoryTenants, type ApiKey } from '../db/s
 import type { Shard } from './shards';
 import { BoundedMap } from '../lib/bounded-map';
 import { log } from '../lib/log';
+import { reasonOf } from '../lib/error-reason';
 
 /**
  * What the gateway needs to check a signature, and the shard of the key's tenant (where its status
@@ -53,7 +54,7 @@ export async function cacheApiKey(kv: KVNamespace, key: CachedApiKey, requestId?
   };
   memory.set(entry.keyId, { entry, at: Date.now() });
   await kv.put(kvKey(entry.keyId), JSON.stringify(entry), { expirationTtl: KV_TTL_SECONDS }).catch((error: unknown) => {
-    log('error', 'api key cache write failed', { request_id: requestId, key_id: entry.keyId, tenant_id: entry.tenantId, reason: String(error) });
+    log('error', 'api key cache write failed', { request_id: requestId, key_id: entry.keyId, tenant_id: entry.tenantId, reason: reasonOf(error) });
   });
 }
 

@@ -13,7 +13,7 @@ import { purgeExpiredAuditEntries } from '../services/audit-log';
 import { purgeImportFiles, resumeStalledImports } from '../services/import-retention';
 import { expireExportFiles, failAbandonedExportJobs } from '../services/exports';
 import { log } from '../lib/log';
-import { reasonOf } from '../services/error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 type Job = (env: Bindings) => Promise<unknown>;
 

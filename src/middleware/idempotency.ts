@@ -11,7 +11,7 @@ import type { GatewayEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { isoNow } from '../lib/time';
 import { log } from '../lib/log';
-import { reasonOf } from '../services/error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 export const IDEMPOTENCY_HEADER = 'X-Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

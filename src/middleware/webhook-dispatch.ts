@@ -4,7 +4,7 @@ import type { Bindings } from '../env';
 import type { Shard } from '../data/shards';
 import { forTenant, onShard, runContext } from '../services/context';
 import { log } from '../lib/log';
-import { reasonOf } from '../services/error-reason';
+import { reasonOf } from '../lib/error-reason';
 import { enqueueAfterWrite } from '../services/webhook-deliveries';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

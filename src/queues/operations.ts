@@ -4,7 +4,7 @@ import { onMessageShard, runContext } from '../services/context';
 import { runExport } from '../services/export-jobs';
 import { applyImportChunk } from '../services/import-chunks';
 import { log } from '../lib/log';
-import { reasonOf } from '../services/error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 /**
  * The operations queue's consumer: an import's chunk of rows, or an export to write. Both are

@@ -2,7 +2,7 @@ import type { Bindings, SettlementMessage } from '../env';
 import { onMessageShard, runContext } from '../services/context';
 import { settleOperation } from '../services/settlement';
 import { log } from '../lib/log';
-import { reasonOf } from '../services/error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 /**
  * The settlement queue's consumer: each message names one operation; the service makes it happen

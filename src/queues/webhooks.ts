@@ -4,7 +4,7 @@ import { onMessageShard, runContext } from '../services/context';
 import { attemptDelivery } from '../services/webhook-deliveries';
 import { webhookSettings } from '../services/webhook-endpoints';
 import { log } from '../lib/log';
-import { reasonOf } from '../services/error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 /**
  * The webhook queue's consumer: each message names one delivery; the service attempts it at most

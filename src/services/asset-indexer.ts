@@ -1,5 +1,5 @@
 import { getAddress, isAddress, type Address, type Hash, type PublicClient } from 'viem';
-import { describeChainError, fetchTransferLogs, genesisHash, minedBlockOf } from '../chain/logs';
+import { fetchTransferLogs, genesisHash, minedBlockOf } from '../chain/logs';
 import type { OnchainAsset } from '../db/schema';
 import { indexableAssets, resetIndex } from '../data/asset-balances';
 import { confirmedHead, planChunk } from '../domain/transfers';
@@ -7,6 +7,7 @@ import { isoNow } from '../lib/time';
 import { commitChunk, type AssetCursor } from './asset-indexer-chunk';
 import type { ShardContext } from './context';
 import { log } from '../lib/log';
+import { reasonOf } from '../lib/error-reason';
 
 /**
  * The Transfer indexer (cron): follows Transfer / TransferSingle / TransferBatch logs of every
@@ -120,7 +121,7 @@ export async function indexAssetTransfers(ctx: ShardContext, options: IndexerOpt
         await indexChain(ctx, chainId, chainAssets, limits, summary);
       } catch (error) {
         summary.errors += 1;
-        log('error', 'indexing a chain failed; next run retries', { job: 'asset-indexer', chain_id: chainId, reason: describeChainError(error) });
+        log('error', 'indexing a chain failed; next run retries', { job: 'asset-indexer', chain_id: chainId, reason: reasonOf(error) });
       }
     }),
   );

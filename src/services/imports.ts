@@ -13,7 +13,7 @@ import { toImportJobView } from '../views/import-job';
 import type { ServiceContext } from './context';
 import { readUpload } from './import-upload';
 import { log } from '../lib/log';
-import { reasonOf } from './error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 export type CreateImportInput = { kind: ImportKind; body: ReadableStream<Uint8Array>; accountId: string };
 type Operations = Queue<OperationMessage>;

@@ -3,7 +3,7 @@ import { RelayerConfigError } from '../chain/relayer';
 import { liftRaisedBudgets, recordRelayerBalance } from '../data/gas-budget';
 import { eachShard, type RunContext } from './context';
 import { log } from '../lib/log';
-import { reasonOf } from './error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 /** A low relayer balance is logged at most this often per chain. */
 export const LOW_BALANCE_LOG_EVERY_MS = 3600 * 1000;

@@ -9,7 +9,7 @@ import { isoNow } from '../lib/time';
 import type { ShardContext } from './context';
 import { broadcast, enqueueOperations } from './settlement';
 import { log } from '../lib/log';
-import { reasonOf } from './error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 /** Operations looked at per run; the rest wait for the next minute (least recently looked at first). */
 const FOLLOW_LIMIT = 200;

@@ -14,7 +14,7 @@ import { newId } from '../lib/ids';
 import { isoNow } from '../lib/time';
 import type { ShardContext } from './context';
 import { log } from '../lib/log';
-import { reasonOf } from './error-reason';
+import { reasonOf } from '../lib/error-reason';
 import { openingGate, openingMintAmount } from './xp-openings';
 
 /** `done`: nothing more for this message; `retryAfterSeconds`: deliver it again later. */

@@ -17,7 +17,7 @@ import type { LoadedOperation } from '../data/settlement';
 import { toBaseUnits } from '../domain/onchain-assets';
 import type { ShardContext } from './context';
 import { log } from '../lib/log';
-import { reasonOf } from './error-reason';
+import { reasonOf } from '../lib/error-reason';
 
 /**
  * An XP token added to a live program (docs/decisions/0032-xp-token-added-to-live-program.md): when the token becomes active, every

@@ -1,6 +1,6 @@
 import { encodeAbiParameters, encodeEventTopics, getAddress, numberToHex, pad, parseAbi, type Hex, type RpcLog } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { decodeTransferLog, describeChainError, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/chain/logs';
+import { decodeTransferLog, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/chain/logs';
 import { applyDelta, confirmedHead, foldTransfers, holdingKey, planChunk, type TransferLog } from '../../src/domain/transfers';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
@@ -128,13 +128,5 @@ describe('planChunk and confirmedHead', () => {
     expect(confirmedHead(100, 1)).toBe(100);
     expect(confirmedHead(100, 3)).toBe(98);
     expect(confirmedHead(100, 0)).toBe(100);
-  });
-});
-
-describe('describeChainError', () => {
-  it('never repeats an RPC URL', () => {
-    const text = describeChainError(new Error('request to https://base-sepolia.example/v2/SECRETKEY failed'));
-    expect(text).not.toContain('SECRETKEY');
-    expect(text).toContain('<rpc url>');
   });
 });
